@@ -1,0 +1,80 @@
+"""`main.py grad`: every input's gradient, optionally checked or computed with a bug."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+from cli.common import CommandError, load_program
+from engine import ExpressionError
+from engine.checks import central_difference
+from engine.pitfalls import PITFALLS
+from engine.stepping import Stepper
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE|-", help="a .expr program, or - for standard input")
+    parser.add_argument("--tf", action="store_true",
+                        help="add TensorFlow's gradients (tf.GradientTape, float64)")
+    parser.add_argument("--fd", action="store_true",
+                        help="add central differences (h = 1e-6)")
+    parser.add_argument("--pitfall", choices=PITFALLS,
+                        help="compute the gradients with one of the classic bugs switched on")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def gradient_report(args: argparse.Namespace) -> dict:
+    """The contract's object: {"output": {...}, "inputs": {name: {...}}}."""
+    program = load_program(args.file)
+    # the stepper's plan applies the same rules in the same order as backward(), with
+    # the chosen bug if any, so one code path serves both
+    Stepper(program.output, args.pitfall).run_to_end()
+    inputs = {}
+    for name, leaf in program.inputs.items():
+        if not math.isfinite(leaf.grad):
+            line, col = program.position(leaf)
+            raise ExpressionError(
+                f"the gradient with respect to '{name}' is too large to represent", line, col)
+        inputs[name] = {"value": leaf.data, "grad": leaf.grad}
+    if args.tf:
+        from engine import tensorflow_check
+
+        for name, grad in tensorflow_check.gradients(program).items():
+            inputs[name]["tf"] = grad
+    if args.fd:
+        for name in inputs:
+            inputs[name]["fd"] = central_difference(program, name)
+    return {"output": {"name": program.output_name, "value": program.output.data},
+            "inputs": inputs}
+
+
+def _cell(x) -> str:
+    return "n/a" if x is None else f"{x:.10g}"
+
+
+def format_table(report: dict) -> str:
+    out = report["output"]
+    lines = [f"output {out['name']} = {out['value']:.10g}"]
+    inputs = report["inputs"]
+    if not inputs:
+        return lines[0] + "\n(no inputs)"
+    extra = [k for k in ("tf", "fd") if any(k in row for row in inputs.values())]
+    header = ["input", "value", "grad", *extra]
+    rows = [[name] + [_cell(row.get(k)) for k in header[1:]] for name, row in inputs.items()]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for r in [header, *rows]:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    report = gradient_report(args)
+    if args.json:
+        print(json.dumps(report, allow_nan=False))
+    else:
+        print(format_table(report))
+    return 0
+
+
+__all__ = ["CommandError", "add_arguments", "format_table", "gradient_report", "run"]

@@ -1,0 +1,173 @@
+"""A parsed program: its instructions, and the `Value` graph they build.
+
+The parser turns text into a flat list of instructions (one per graph node). Building
+replays that list through `Value`'s own rules, checking every result before the next
+node is made, so a domain error is reported at the token that caused it. The same list
+can be replayed with other input values (`Program.rebuild`), which is how a central
+difference or another framework evaluates exactly the same program.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+from engine.errors import ExpressionError
+from engine.value import Value, topological_order, zero_grad
+
+INPUT, CONST, POW = "input", "const", "**"
+FUNCTIONS = ("tanh", "relu", "exp", "log", "sigmoid")
+BINARY = ("+", "-", "*", "/")
+
+_APPLY = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+    "neg": lambda a: -a,
+    "tanh": Value.tanh,
+    "relu": Value.relu,
+    "exp": Value.exp,
+    "log": Value.log,
+    "sigmoid": Value.sigmoid,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """One graph node: `op` is 'input', 'const', '**', 'neg', a binary symbol or a
+    function name; `args` index earlier instructions; `number` is the value of an input
+    or constant, or the exponent of '**'; `line`/`col` locate the token that made it."""
+
+    op: str
+    args: tuple[int, ...]
+    number: float
+    line: int
+    col: int
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _domain_error(op: str, args: list[Value], k: float) -> str | None:
+    """Why `op` cannot be applied to these operands, or None if it can."""
+    x = args[0].data
+    if op == "/" and args[1].data == 0.0:
+        return f"division by zero: {_fmt(x)} / 0"
+    if op == "log" and x <= 0.0:
+        return f"log needs a positive number, but its argument is {_fmt(x)}"
+    if op == POW:
+        if x == 0.0 and k < 0.0:
+            return f"0 cannot be raised to a negative power ({_fmt(k)})"
+        if x < 0.0 and not k.is_integer():
+            return f"a negative number ({_fmt(x)}) cannot be raised to a fractional power ({_fmt(k)})"
+        if x == 0.0 and 0.0 < k < 1.0:
+            return f"the derivative of x**{_fmt(k)} is infinite at x = 0"
+    return None
+
+
+def _describe(op: str, args: list[Value], k: float) -> str:
+    if op == POW:
+        return f"{_fmt(args[0].data)} ** {_fmt(k)}"
+    if op in BINARY:
+        return f"{_fmt(args[0].data)} {op} {_fmt(args[1].data)}"
+    if op == "neg":
+        return f"-({_fmt(args[0].data)})"
+    return f"{op}({_fmt(args[0].data)})"
+
+
+def apply(ins: Instruction, args: list[Value]) -> Value:
+    """The Value that `ins` makes from `args`; ExpressionError at `ins` if it is not finite."""
+    op, k = ins.op, ins.number
+    reason = _domain_error(op, args, k)
+    if reason is None:
+        try:
+            out = args[0] ** k if op == POW else _APPLY[op](*args)
+        except OverflowError:
+            reason = f"overflow: {_describe(op, args, k)} is too large to represent"
+        except (ValueError, ZeroDivisionError):
+            reason = f"{_describe(op, args, k)} cannot be computed"
+        else:
+            if not math.isfinite(out.data):
+                reason = f"overflow: {_describe(op, args, k)} is too large to represent"
+            elif not all(math.isfinite(d) for d in out._local):
+                reason = f"the derivative of {_describe(op, args, k)} is too large to represent"
+            else:
+                return out
+    raise ExpressionError(reason, ins.line, ins.col)
+
+
+def build_values(instructions, labels: dict[int, str],
+                 overrides: dict[str, float]) -> list[Value]:
+    """Replay `instructions` into Values, inputs named in `overrides` set anew."""
+    values: list[Value] = []
+    for i, ins in enumerate(instructions):
+        label = labels.get(i, "")
+        if ins.op == INPUT:
+            v = Value(overrides.get(label, ins.number))
+        elif ins.op == CONST:
+            v = Value(ins.number)
+        else:
+            v = apply(ins, [values[a] for a in ins.args])
+        v.label = label
+        values.append(v)
+    return values
+
+
+class Program:
+    """A parsed program and its graph.
+
+    `output` is the output Value and `output_name` its name; `inputs` maps each input's
+    name to its leaf Value, in declaration order; `names` maps every assigned name
+    (inputs, intermediates, aliases) to its Value; `values` holds one Value per
+    instruction, `instructions` the instructions that made them; `source` is the text.
+    """
+
+    def __init__(self, source: str, instructions: list[Instruction], values: list[Value],
+                 names: dict[str, int], output_index: int, output_name: str):
+        self.source = source
+        self.instructions = tuple(instructions)
+        self.values = values
+        self.output_name = output_name
+        self.output = values[output_index]
+        self._name_index = dict(names)
+        self.output_index = output_index
+        self.names = {name: values[i] for name, i in names.items()}
+        self.inputs = {name: values[i] for name, i in names.items()
+                       if self.instructions[i].op == INPUT and values[i].label == name}
+
+    @cached_property
+    def nodes(self) -> list[Value]:
+        """The output's graph in topological order, parents first, output last."""
+        return topological_order(self.output)
+
+    def position(self, value: Value) -> tuple[int, int]:
+        """The (line, col) of the token that made `value`; KeyError if not in the program."""
+        for v, ins in zip(self.values, self.instructions):
+            if v is value:
+                return ins.line, ins.col
+        raise KeyError(value)
+
+    def zero_grad(self) -> None:
+        """Set every node's gradient to 0."""
+        zero_grad(self.values)
+
+    def rebuild(self, **inputs: float) -> Program:
+        """A new Program from the same instructions, the named inputs set to new values.
+
+        Raises ExpressionError if a value cannot be computed at the new point, and
+        KeyError for a name that is not an input.
+        """
+        for name in inputs:
+            if name not in self.inputs:
+                raise KeyError(name)
+        labels = {i: v.label for i, v in enumerate(self.values) if v.label}
+        values = build_values(self.instructions, labels, inputs)
+        return Program(self.source, list(self.instructions), values, self._name_index,
+                       self.output_index, self.output_name)
+
+    def __repr__(self) -> str:
+        return (f"Program(output {self.output_name} = {self.output.data!r}, "
+                f"inputs {list(self.inputs)}, {len(self.instructions)} nodes)")

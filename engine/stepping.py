@@ -1,0 +1,157 @@
+"""The forward and backward passes as explicit steps that can be walked both ways.
+
+A forward step reveals one node's value, in topological order. The first backward step
+seeds dL/dL = 1; each later one applies one node's rule, handing every parent its
+contribution (local derivative x upstream gradient). The whole plan is computed up
+front from zero gradients, so every step knows each parent's gradient before and after
+it: stepping forward writes `after`, stepping back writes `before`, and both are exact.
+After the last step every gradient equals what `Value.backward()` gives, to the bit,
+because the plan makes the same additions in the same order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.pitfalls import OVERWRITE, rule_order
+from engine.value import Value, topological_order
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """What one parent received in one backward step."""
+
+    parent: Value
+    local: float         # d(node)/d(parent), recorded in the forward pass
+    upstream: float      # d(output)/d(node) when the node's rule was applied
+    contribution: float  # local x upstream
+    before: float        # the parent's gradient before this step
+    after: float         # ... and after it
+
+
+@dataclass(frozen=True, slots=True)
+class BackwardStep:
+    """One node's rule applied (or, for the seed step, dL/dL set to 1)."""
+
+    node: Value
+    contributions: tuple[Contribution, ...]
+    seed: bool = False
+
+
+def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardStep]:
+    """The backward pass from zero gradients as a list of steps, the seed step first.
+
+    With `pitfall` ('overwrite' or 'no-sort') the plan makes that bug; ValueError for
+    any other name. Leaves have no rule and get no step.
+    """
+    order = rule_order(output, pitfall)
+    overwrite = pitfall == OVERWRITE
+    grads: dict[Value, float] = {output: 1.0}
+    seed = Contribution(output, 1.0, 1.0, 1.0, 0.0, 1.0)
+    steps = [BackwardStep(output, (seed,), seed=True)]
+    for node in order:
+        if not node._prev:
+            continue
+        upstream = grads.get(node, 0.0)
+        received = []
+        for parent, local in zip(node._prev, node._local):
+            before = grads.get(parent, 0.0)
+            contribution = local * upstream
+            after = contribution if overwrite else before + contribution
+            grads[parent] = after
+            received.append(Contribution(parent, local, upstream, contribution, before, after))
+        steps.append(BackwardStep(node, tuple(received)))
+    return steps
+
+
+class Stepper:
+    """Walks a graph's forward then backward pass one step at a time, both ways.
+
+    `position` counts the steps taken, from 0 to `total`. The first
+    `len(forward_steps)` steps reveal values; the rest are `backward_steps`. The stepper
+    writes the nodes' `grad` as it goes (all zero at position 0).
+    """
+
+    def __init__(self, output: Value, pitfall: str | None = None):
+        self.output = output
+        self.pitfall = pitfall
+        self.forward_steps: list[Value] = topological_order(output)
+        self.backward_steps = backward_plan(output, pitfall)
+        self._order = {node: i for i, node in enumerate(self.forward_steps)}
+        self.position = 0
+        self.reset()
+
+    @property
+    def total(self) -> int:
+        return len(self.forward_steps) + len(self.backward_steps)
+
+    @property
+    def phase(self) -> str:
+        """'start', 'forward', 'backward' or 'done'."""
+        if self.position == 0:
+            return "start"
+        if self.position <= len(self.forward_steps):
+            return "forward"
+        return "done" if self.position == self.total else "backward"
+
+    def progress(self) -> str:
+        """The phase and the step within it, e.g. 'forward 3/12' or 'backward 5/9'."""
+        n_forward = len(self.forward_steps)
+        if self.position == 0:
+            return f"ready: {n_forward} forward and {len(self.backward_steps)} backward steps"
+        if self.position <= n_forward:
+            return f"forward {self.position}/{n_forward}"
+        return f"backward {self.position - n_forward}/{len(self.backward_steps)}"
+
+    def is_revealed(self, node: Value) -> bool:
+        """Whether the forward pass has reached `node` yet."""
+        return self._order.get(node, len(self._order)) < self.position
+
+    @property
+    def current(self) -> Value | BackwardStep | None:
+        """The last step taken: a node (forward), a BackwardStep, or None at the start."""
+        n_forward = len(self.forward_steps)
+        if self.position == 0:
+            return None
+        if self.position <= n_forward:
+            return self.forward_steps[self.position - 1]
+        return self.backward_steps[self.position - n_forward - 1]
+
+    def step(self) -> bool:
+        """Take one step; False (and nothing changes) if already at the end."""
+        if self.position == self.total:
+            return False
+        self.position += 1
+        step = self.current
+        if isinstance(step, BackwardStep):
+            for c in step.contributions:
+                c.parent.grad = c.after
+        return True
+
+    def back(self) -> bool:
+        """Undo the last step exactly; False if at the start."""
+        if self.position == 0:
+            return False
+        step = self.current
+        if isinstance(step, BackwardStep):
+            for c in reversed(step.contributions):
+                c.parent.grad = c.before
+        self.position -= 1
+        return True
+
+    def reset(self) -> None:
+        """Back to position 0: nothing revealed, every gradient 0."""
+        for node in self.forward_steps:
+            node.grad = 0.0
+        self.position = 0
+
+    def seek(self, position: int) -> None:
+        """Walk to `position`, clamped to 0..total."""
+        position = max(0, min(position, self.total))
+        while self.position < position:
+            self.step()
+        while self.position > position:
+            self.back()
+
+    def run_to_end(self) -> None:
+        self.seek(self.total)

@@ -1,0 +1,61 @@
+"""The same program under TensorFlow's `tf.GradientTape`, in float64.
+
+This is the only module that imports TensorFlow, and only when a function here is
+called: importing TensorFlow takes seconds, so nothing may do it at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+
+from engine.language import Program
+from engine.language.program import CONST, INPUT, POW
+
+INSTALL_HINT = "install it with: uv sync  (or: pip install tensorflow-cpu)"
+
+
+class TensorFlowUnavailable(RuntimeError):
+    """TensorFlow cannot be imported; the message says why and how to install it."""
+
+
+def load():
+    """Import TensorFlow (quietly) and return the module; TensorFlowUnavailable if it fails."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    try:
+        import tensorflow as tf
+    except Exception as e:  # ImportError, or a broken install raising anything else
+        raise TensorFlowUnavailable(f"TensorFlow cannot be imported ({e}); {INSTALL_HINT}") from e
+    return tf
+
+
+def gradients(program: Program) -> dict[str, float]:
+    """d(output)/d(input) for every input of `program`, computed by TensorFlow in float64.
+
+    Every instruction of the program becomes the matching TensorFlow operation, so TF
+    differentiates exactly the program our engine did. An input the output does not
+    depend on gets 0.0. Raises TensorFlowUnavailable.
+    """
+    tf = load()
+    f64 = tf.float64
+    unary = {"neg": tf.negative, "tanh": tf.tanh, "relu": tf.nn.relu, "exp": tf.exp,
+             "log": tf.math.log, "sigmoid": tf.sigmoid}
+    binary = {"+": tf.add, "-": tf.subtract, "*": tf.multiply, "/": tf.divide}
+    variables = {}
+    with tf.GradientTape() as tape:
+        tensors = []
+        for ins, value in zip(program.instructions, program.values):
+            if ins.op == INPUT:
+                t = variables[value.label] = tf.Variable(value.data, dtype=f64)
+            elif ins.op == CONST:
+                t = tf.constant(ins.number, dtype=f64)
+            elif ins.op == POW:
+                t = tf.pow(tensors[ins.args[0]], tf.constant(ins.number, dtype=f64))
+            elif ins.op in binary:
+                t = binary[ins.op](tensors[ins.args[0]], tensors[ins.args[1]])
+            else:
+                t = unary[ins.op](tensors[ins.args[0]])
+            tensors.append(t)
+        output = tensors[program.output_index]
+    names = list(variables)
+    grads = tape.gradient(output, [variables[n] for n in names])
+    return {n: (0.0 if g is None else float(g.numpy())) for n, g in zip(names, grads)}

@@ -1,0 +1,185 @@
+"""The scalar `Value` and reverse-mode differentiation over the graph it records.
+
+Each operation records, at forward time, its output's local derivative with respect to
+each parent (`local_grads`, in parent order). The backward pass is then one loop that
+multiplies each local derivative by the upstream gradient and adds it to the parent.
+There is no `_backward` closure per node: a closure that captures its own output makes
+every graph a reference cycle that only the garbage collector can free, which costs
+speed and makes a live window pause. Plain tuples keep the graph acyclic, so a graph is
+freed by reference counting the moment it is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+
+def _integer_valued(x: float) -> bool:
+    return float(x).is_integer()
+
+
+class Value:
+    """A scalar that remembers how it was computed, so it can be differentiated.
+
+    `data` is the number, `grad` the derivative of the last `backward()` root with
+    respect to it, `parents` the ordered tuple of operands, `op` the operation's symbol
+    ('' for a leaf) and `local_grads` d(self)/d(parent) for each parent, in order.
+    """
+
+    __slots__ = ("data", "grad", "label", "_prev", "_op", "_local", "__weakref__")
+
+    def __init__(self, data, label: str = "", _prev: tuple = (), _op: str = "",
+                 _local: tuple = ()):
+        self.data = float(data)
+        self.grad = 0.0
+        self.label = label
+        self._prev = _prev
+        self._op = _op
+        self._local = _local
+
+    # -- read-only views used by the debugger -------------------------------------------
+
+    @property
+    def parents(self) -> tuple[Value, ...]:
+        return self._prev
+
+    @property
+    def op(self) -> str:
+        return self._op
+
+    @property
+    def local_grads(self) -> tuple[float, ...]:
+        return self._local
+
+    def __repr__(self) -> str:
+        name = f", label={self.label!r}" if self.label else ""
+        op = f", op={self._op!r}" if self._op else ""
+        return f"Value(data={self.data!r}, grad={self.grad!r}{name}{op})"
+
+    # -- binary operations ---------------------------------------------------------------
+
+    def __add__(self, other) -> Value:
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, "", (self, other), "+", (1.0, 1.0))
+
+    def __sub__(self, other) -> Value:
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data - other.data, "", (self, other), "-", (1.0, -1.0))
+
+    def __mul__(self, other) -> Value:
+        other = other if isinstance(other, Value) else Value(other)
+        # d(ab)/da = b, d(ab)/db = a
+        return Value(self.data * other.data, "", (self, other), "*", (other.data, self.data))
+
+    def __truediv__(self, other) -> Value:
+        other = other if isinstance(other, Value) else Value(other)
+        q = self.data / other.data
+        # d(a/b)/da = 1/b, d(a/b)/db = -a/b^2, written -q/b so a tiny b cannot underflow b*b
+        return Value(q, "", (self, other), "/", (1.0 / other.data, -q / other.data))
+
+    def __pow__(self, exponent) -> Value:
+        if isinstance(exponent, Value):
+            raise TypeError("the exponent of ** must be a number, not a Value")
+        k = float(exponent)
+        x = self.data
+        # math.pow raises ValueError where ** would return a complex number
+        out = math.pow(x, k)
+        local = 0.0 if k == 0.0 else k * math.pow(x, k - 1.0)
+        return Value(out, "", (self,), "**" + _format_exponent(k), (local,))
+
+    # reflected forms keep the operands in the order they were written: 2*x has parents (2, x)
+    def __radd__(self, other) -> Value:
+        return Value(other) + self
+
+    def __rsub__(self, other) -> Value:
+        return Value(other) - self
+
+    def __rmul__(self, other) -> Value:
+        return Value(other) * self
+
+    def __rtruediv__(self, other) -> Value:
+        return Value(other) / self
+
+    # -- unary operations ----------------------------------------------------------------
+
+    def __neg__(self) -> Value:
+        return Value(-self.data, "", (self,), "neg", (-1.0,))
+
+    def __pos__(self) -> Value:
+        return self
+
+    def tanh(self) -> Value:
+        t = math.tanh(self.data)
+        return Value(t, "", (self,), "tanh", (1.0 - t * t,))  # tanh'(z) = 1 - tanh(z)^2
+
+    def relu(self) -> Value:
+        x = self.data
+        # relu'(0) = 0: the flat branch is the one that ran
+        return Value(x if x > 0.0 else 0.0, "", (self,), "relu", (1.0 if x > 0.0 else 0.0,))
+
+    def exp(self) -> Value:
+        e = math.exp(self.data)
+        return Value(e, "", (self,), "exp", (e,))  # exp' = exp
+
+    def log(self) -> Value:
+        x = self.data
+        return Value(math.log(x), "", (self,), "log", (1.0 / x,))  # raises ValueError for x <= 0
+
+    def sigmoid(self) -> Value:
+        x = self.data
+        # two forms so that exp never overflows for a large |x|
+        if x >= 0.0:
+            s = 1.0 / (1.0 + math.exp(-x))
+        else:
+            e = math.exp(x)
+            s = e / (1.0 + e)
+        return Value(s, "", (self,), "sigmoid", (s * (1.0 - s),))
+
+    # -- differentiation -----------------------------------------------------------------
+
+    def backward(self) -> list[Value]:
+        """Set dL/dL = 1 and accumulate d(self)/d(node) into every node's `grad`.
+
+        Gradients add to what `grad` already holds (zero them first with `zero_grad`
+        to start over). Returns the topological order used, parents before children.
+        """
+        order = topological_order(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            g = node.grad
+            for parent, local in zip(node._prev, node._local):
+                parent.grad += local * g
+        return order
+
+
+def _format_exponent(k: float) -> str:
+    return str(int(k)) if _integer_valued(k) and abs(k) < 1e15 else repr(k)
+
+
+def topological_order(root: Value) -> list[Value]:
+    """Every node `root` depends on, parents before children, `root` last.
+
+    Depth-first, parents visited in order, without recursion: the order equals the
+    recursive post-order of the seed page, and a chain of a million nodes is fine.
+    """
+    order: list[Value] = []
+    seen = {root}
+    stack = [(root, iter(root._prev))]
+    while stack:
+        node, parents = stack[-1]
+        for parent in parents:
+            if parent not in seen:
+                seen.add(parent)
+                stack.append((parent, iter(parent._prev)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    return order
+
+
+def zero_grad(values: Iterable[Value]) -> None:
+    """Set `grad` to 0.0 on every value given."""
+    for v in values:
+        v.grad = 0.0

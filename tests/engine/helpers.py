@@ -1,0 +1,6 @@
+"""Programs the engine tests share."""
+
+from pathlib import Path
+
+PRESETS = Path(__file__).resolve().parents[2] / "assets" / "presets"
+NEURON = (PRESETS / "neuron.expr").read_text(encoding="utf-8")
