@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from engine.errors import ExpressionError
 from engine.language.program import (
-    BINARY,
     CONST,
     FUNCTIONS,
     INPUT,
@@ -18,7 +17,7 @@ from engine.language.program import (
     Program,
     apply,
 )
-from engine.language.tokens import END, NAME, NUM, OP, SEP, Token, tokenize
+from engine.language.tokens import END, NAME, NUM, OP, SEP, Lines, Token, describe, tokenize
 from engine.value import Value
 
 MAX_CHARS = 1_000_000
@@ -28,29 +27,39 @@ MAX_NODES = 200_000
 # binding power of each operator; unary minus binds looser than ** (-x**2 is -(x**2))
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3, POW: 4}
 _RIGHT_ASSOC = {POW}
+_BINARY_TOKENS = frozenset(("+", "-", "*", "/", "**", "^"))
+_NODE_OPERATORS = frozenset(("*", "/", "**", "^"))
 
 
 class _Builder:
     """Collects instructions and builds their Values as they arrive."""
 
-    def __init__(self):
+    def __init__(self, lines: Lines):
+        self.lines = lines
         self.instructions: list[Instruction] = []
         self.values: list[Value] = []
         self.variable: list[bool] = []  # does the node depend on an input?
 
     def emit(self, op: str, args: tuple[int, ...], number: float, token: Token) -> int:
-        if len(self.instructions) >= MAX_NODES:
-            raise ExpressionError(
-                f"the program is too large: more than {MAX_NODES:,} nodes", token.line, token.col)
-        ins = Instruction(op, args, number, token.line, token.col)
-        if op in (INPUT, CONST):
+        values = self.values
+        if len(values) >= MAX_NODES:
+            raise self.lines.error(f"the program is too large: more than {MAX_NODES:,} nodes",
+                                   token)
+        ins = Instruction(op, args, number, *self.lines.locate(token[2]))
+        if op == INPUT or op == CONST:
             value = Value(number)
+            variable = op == INPUT
         else:
-            value = apply(ins, [self.values[a] for a in args])
+            value = apply(ins, [values[a] for a in args])
+            variable = False
+            for a in args:
+                if self.variable[a]:
+                    variable = True
+                    break
         self.instructions.append(ins)
-        self.values.append(value)
-        self.variable.append(op == INPUT or any(self.variable[a] for a in args))
-        return len(self.values) - 1
+        values.append(value)
+        self.variable.append(variable)
+        return len(values) - 1
 
     def first_input(self, index: int) -> str:
         """The label of an input that node `index` depends on."""
@@ -66,12 +75,44 @@ class _Builder:
         return "?"
 
 
-def _number(token: Token, sign: str = "") -> float:
-    x = float(sign + token.text)
+def _number(token: Token, lines: Lines, sign: str = "") -> float:
+    x = float(sign + token[1])
     if x in (float("inf"), float("-inf")):
-        raise ExpressionError(f"the number {token.text} is too large to represent",
-                              token.line, token.col)
+        raise lines.error(f"the number {token[1]} is too large to represent", token)
     return x
+
+
+def _makes_no_node(tokens: list[Token], i: int) -> bool:
+    """Whether the '+' or '-' at `i` is unary plus or the sign of an input's literal."""
+    kind, text, _ = tokens[i - 1] if i else (SEP, "", 0)
+    if kind == NUM or text == ")" or (kind == NAME and text not in FUNCTIONS):
+        return False  # a binary operator
+    if tokens[i][1] == "+":
+        return True
+    return (text == "=" and i >= 2 and tokens[i - 2][0] == NAME
+            and (i == 2 or tokens[i - 3][0] == SEP)
+            and tokens[i + 1][0] == NUM and tokens[i + 2][0] in (SEP, END))
+
+
+def node_tokens(tokens: list[Token]):
+    """Yield the index of every token that makes a graph node when the program is built.
+
+    Every number, operator and function call makes one node, except unary plus and the
+    sign of an input's literal; names refer to nodes that exist already.
+    """
+    for i, (kind, text, _) in enumerate(tokens):
+        if kind == NUM or (kind == NAME and text in FUNCTIONS) or text in _NODE_OPERATORS:
+            yield i
+        elif (text == "+" or text == "-") and not _makes_no_node(tokens, i):
+            yield i
+
+
+def _check_node_count(tokens: list[Token], lines: Lines) -> None:
+    """Refuse a program of more than MAX_NODES nodes before building any of them."""
+    for count, i in enumerate(node_tokens(tokens), start=1):
+        if count > MAX_NODES:
+            raise lines.error(f"the program is too large: more than {MAX_NODES:,} nodes",
+                              tokens[i])
 
 
 def parse(text: str) -> Program:
@@ -92,19 +133,23 @@ def parse(text: str) -> Program:
 class _Parser:
     def __init__(self, text: str):
         self.text = text
-        self.build = _Builder()
+        self.lines = Lines(text)
+        self.build = _Builder(self.lines)
         self.names: dict[str, int] = {}
         self.assigned_at: dict[str, int] = {}
+
+    def error(self, message: str, token: Token) -> ExpressionError:
+        return self.lines.error(message, token)
 
     def run(self) -> Program:
         output: tuple[int, str] | None = None
         bare: Token | None = None  # start of a bare expression, legal only if last
         for statement in self._statements():
             if bare is not None:
-                raise ExpressionError(
+                raise self.error(
                     "an expression without a name is only allowed as the last statement "
-                    "(it is the output); give it a name: name = ...", bare.line, bare.col)
-            if len(statement) > 1 and statement[0].kind == NAME and statement[1].text == "=":
+                    "(it is the output); give it a name: name = ...", bare)
+            if statement[0][0] == NAME and statement[1][1] == "=":
                 output = self._assignment(statement)
             else:
                 index = self._expression(statement)
@@ -119,43 +164,44 @@ class _Parser:
 
     def _statements(self):
         """Yield each non-empty statement as a list of tokens ending with its SEP/END."""
-        current: list[Token] = []
-        for token in tokenize(self.text):
-            current.append(token)
-            if token.kind in (SEP, END):
-                if len(current) > 1:
-                    yield current
-                current = []
+        start = 0
+        tokens = tokenize(self.text, self.lines)
+        _check_node_count(tokens, self.lines)
+        for i, token in enumerate(tokens):
+            kind = token[0]
+            if kind == SEP or kind == END:
+                if i > start:
+                    yield tokens[start:i + 1]
+                start = i + 1
 
     def _assignment(self, statement: list[Token]) -> tuple[int, str]:
         target, equals, rhs = statement[0], statement[1], statement[2:]
-        name = target.text
+        name = target[1]
         if name in FUNCTIONS:
-            raise ExpressionError(f"'{name}' is a function and cannot be assigned to",
-                                  target.line, target.col)
+            raise self.error(f"'{name}' is a function and cannot be assigned to", target)
         if name in self.names:
-            raise ExpressionError(
-                f"'{name}' is already assigned on line {self.assigned_at[name]}; "
-                "each name is assigned once", target.line, target.col)
-        if rhs[0].kind in (SEP, END):
-            raise ExpressionError(f"nothing after '=': give '{name}' a number or an expression",
-                                  equals.line, equals.col)
-        sign = rhs[0].text if rhs[0].text in ("+", "-") else ""
+            raise self.error(f"'{name}' is already assigned on line {self.assigned_at[name]}; "
+                             "each name is assigned once", target)
+        if rhs[0][0] in (SEP, END):
+            raise self.error(f"nothing after '=': give '{name}' a number or an expression",
+                             equals)
+        sign = rhs[0][1] if rhs[0][1] in ("+", "-") else ""
         literal = rhs[1:] if sign else rhs
-        if len(literal) == 2 and literal[0].kind == NUM:
-            index = self.build.emit(INPUT, (), _number(literal[0], sign), target)
+        if len(literal) == 2 and literal[0][0] == NUM:
+            index = self.build.emit(INPUT, (), _number(literal[0], self.lines, sign), target)
         else:
             index = self._expression(rhs)
         value = self.build.values[index]
         if not value.label:  # otherwise `name = other` is an alias of an existing node
             value.label = name
         self.names[name] = index
-        self.assigned_at[name] = target.line
+        self.assigned_at[name] = self.lines.locate(target[2])[0]
         return index, name
 
     def _expression(self, tokens: list[Token]) -> int:
         """Parse one expression (tokens end with SEP/END) and return its node's index."""
         build = self.build
+        emit = build.emit
         operands: list[tuple[int, Token]] = []  # (node index, first token of the operand)
         # operator stack: [kind, op, token, commas]; kind is "bin", "neg" or "paren";
         # a paren's op is the name of the function it calls, or ""
@@ -167,46 +213,46 @@ class _Parser:
             kind, op, token, _ = ops.pop()
             if kind == "neg":
                 index, _first = operands.pop()
-                operands.append((build.emit("neg", (index,), 0.0, token), token))
+                operands.append((emit("neg", (index,), 0.0, token), token))
                 return
             right, right_first = operands.pop()
             left, left_first = operands.pop()
             if op == POW:
                 if build.variable[right]:
-                    raise ExpressionError(
+                    raise self.error(
                         "the exponent of ** must be a number or arithmetic of numbers, but "
                         f"this one depends on the input '{build.first_input(right)}'",
-                        right_first.line, right_first.col)
-                index = build.emit(POW, (left,), build.values[right].data, token)
+                        right_first)
+                index = emit(POW, (left,), build.values[right].data, token)
             else:
-                index = build.emit(op, (left, right), 0.0, token)
+                index = emit(op, (left, right), 0.0, token)
             operands.append((index, left_first))
 
         def open_paren(function: str, token: Token) -> None:
             nonlocal depth
             depth += 1
             if depth > MAX_DEPTH:
-                raise ExpressionError(
-                    f"nesting is deeper than {MAX_DEPTH} levels of parentheses",
-                    token.line, token.col)
+                raise self.error(f"nesting is deeper than {MAX_DEPTH} levels of parentheses",
+                                 token)
             ops.append(["paren", function, token, 0])
 
         skip_paren = False  # the '(' right after a function name was already opened
         for i, token in enumerate(tokens):
-            text = token.text
+            kind, text, _ = token
             if skip_paren:
                 skip_paren = False
                 continue
             if expect_operand:
-                if token.kind == NUM:
-                    operands.append((build.emit(CONST, (), _number(token), token), token))
+                if kind == NUM:
+                    operands.append((emit(CONST, (), _number(token, self.lines), token), token))
                     expect_operand = False
-                elif token.kind == NAME:
-                    self._name_operand(tokens, i, operands)
+                elif kind == NAME:
                     if text in FUNCTIONS:
+                        self._check_call(tokens, i)
                         open_paren(text, token)
                         skip_paren = True
                     else:
+                        operands.append((self._lookup(tokens, i), token))
                         expect_operand = False
                 elif text == "(":
                     open_paren("", token)
@@ -214,15 +260,12 @@ class _Parser:
                     ops.append(["neg", "neg", token, 0])
                 elif text == "+":
                     pass  # unary plus changes nothing and makes no node
-                elif text == ")" and ops and ops[-1][0] == "paren" and ops[-1][1] \
-                        and tokens[i - 1].text == "(":
-                    raise ExpressionError(f"{ops[-1][1]}() needs one argument, got none",
-                                          token.line, token.col)
+                elif text == ")" and ops and ops[-1][1] and tokens[i - 1][1] == "(":
+                    raise self.error(f"{ops[-1][1]}() needs one argument, got none", token)
                 else:
-                    raise ExpressionError(
-                        f"expected a number, a name or '(' but found {token.describe()}",
-                        token.line, token.col)
-            elif token.kind == OP and (text in BINARY or text in ("**", "^")):
+                    raise self.error(
+                        f"expected a number, a name or '(' but found {describe(token)}", token)
+            elif kind == OP and text in _BINARY_TOKENS:
                 op = POW if text in ("**", "^") else text
                 prec = _PREC[op]
                 while ops and ops[-1][0] != "paren" and (
@@ -231,14 +274,13 @@ class _Parser:
                     reduce_top()
                 ops.append(["bin", op, token, 0])
                 expect_operand = True
-            elif text in (")", ","):
+            elif text == ")" or text == ",":
                 while ops and ops[-1][0] != "paren":
                     reduce_top()
                 if not ops or (text == "," and not ops[-1][1]):
-                    raise ExpressionError(
+                    raise self.error(
                         "')' has no matching '('" if text == ")"
-                        else "',' is only used between a function's arguments",
-                        token.line, token.col)
+                        else "',' is only used between a function's arguments", token)
                 if text == ",":
                     ops[-1][3] += 1
                     expect_operand = True
@@ -247,50 +289,45 @@ class _Parser:
                 depth -= 1
                 if function:
                     if commas:
-                        raise ExpressionError(
-                            f"{function}() takes one argument, got {commas + 1}",
-                            where.line, where.col)
+                        raise self.error(f"{function}() takes one argument, got {commas + 1}",
+                                         where)
                     index, _first = operands.pop()
-                    operands.append((build.emit(function, (index,), 0.0, where), where))
-            elif token.kind in (SEP, END):
+                    operands.append((emit(function, (index,), 0.0, where), where))
+            elif kind == SEP or kind == END:
                 while ops:
                     if ops[-1][0] == "paren":
                         _, function, where, _ = ops[-1]
                         what = f"{function}(" if function else "("
-                        raise ExpressionError(f"'{what}' is never closed with ')'",
-                                              where.line, where.col)
+                        raise self.error(f"'{what}' is never closed with ')'", where)
                     reduce_top()
                 return operands[-1][0]
             else:
-                raise ExpressionError(self._unexpected(tokens, i), token.line, token.col)
+                raise self.error(self._unexpected(tokens, i), token)
         raise AssertionError("a statement always ends with a separator")
 
-    def _name_operand(self, tokens: list[Token], i: int, operands: list) -> None:
-        """Push the node a name refers to; functions are opened by the caller."""
-        token = tokens[i]
-        text = token.text
-        called = tokens[i + 1].text == "("
-        if text in FUNCTIONS:
-            if not called:
-                raise ExpressionError(f"'{text}' is a function: write {text}(x)",
-                                      token.line, token.col)
-            return
-        if called:
-            known = "a name, not a function" if text in self.names else "not a known function"
-            raise ExpressionError(
-                f"'{text}' is {known}; the functions are {', '.join(FUNCTIONS)}",
-                token.line, token.col)
-        if text not in self.names:
-            raise ExpressionError(f"'{text}' is not defined: assign it first (e.g. {text} = 1.0)",
-                                  token.line, token.col)
-        operands.append((self.names[text], token))
+    def _check_call(self, tokens: list[Token], i: int) -> None:
+        name = tokens[i][1]
+        if tokens[i + 1][1] != "(":
+            raise self.error(f"'{name}' is a function: write {name}(x)", tokens[i])
 
-    @staticmethod
-    def _unexpected(tokens: list[Token], i: int) -> str:
-        token, before = tokens[i], tokens[i - 1]
-        if token.text == "=":
+    def _lookup(self, tokens: list[Token], i: int) -> int:
+        """The node a name refers to."""
+        token = tokens[i]
+        name = token[1]
+        if tokens[i + 1][1] == "(":
+            known = "a name, not a function" if name in self.names else "not a known function"
+            raise self.error(f"'{name}' is {known}; the functions are {', '.join(FUNCTIONS)}",
+                             token)
+        if name not in self.names:
+            raise self.error(f"'{name}' is not defined: assign it first (e.g. {name} = 1.0)",
+                             token)
+        return self.names[name]
+
+    def _unexpected(self, tokens: list[Token], i: int) -> str:
+        (kind, text, _), before = tokens[i], tokens[i - 1]
+        if text == "=":
             return "unexpected '=': a statement assigns one name, as in name = expression"
-        if token.kind == NAME and before.kind == NUM:
-            return (f"unexpected {token.describe()} after the number {before.text}: "
-                    f"write {before.text}*{token.text} for a product")
-        return f"expected an operator or the end of the statement, found {token.describe()}"
+        if kind == NAME and before[0] == NUM and (text in self.names or text in FUNCTIONS):
+            return (f"unexpected '{text}' after the number {before[1]}: "
+                    f"write {before[1]}*{text} for a product")
+        return f"expected an operator or the end of the statement, found {describe(tokens[i])}"

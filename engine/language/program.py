@@ -10,8 +10,8 @@ difference or another framework evaluates exactly the same program.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from engine.errors import ExpressionError
 from engine.value import Value, topological_order, zero_grad
@@ -34,8 +34,7 @@ _APPLY = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Instruction:
+class Instruction(NamedTuple):
     """One graph node: `op` is 'input', 'const', '**', 'neg', a binary symbol or a
     function name; `args` index earlier instructions; `number` is the value of an input
     or constant, or the exponent of '**'; `line`/`col` locate the token that made it."""
@@ -62,7 +61,8 @@ def _domain_error(op: str, args: list[Value], k: float) -> str | None:
         if x == 0.0 and k < 0.0:
             return f"0 cannot be raised to a negative power ({_fmt(k)})"
         if x < 0.0 and not k.is_integer():
-            return f"a negative number ({_fmt(x)}) cannot be raised to a fractional power ({_fmt(k)})"
+            return (f"a negative number ({_fmt(x)}) cannot be raised to a fractional "
+                    f"power ({_fmt(k)})")
         if x == 0.0 and 0.0 < k < 1.0:
             return f"the derivative of x**{_fmt(k)} is infinite at x = 0"
     return None
@@ -78,10 +78,14 @@ def _describe(op: str, args: list[Value], k: float) -> str:
     return f"{op}({_fmt(args[0].data)})"
 
 
+_NEEDS_DOMAIN_CHECK = frozenset(("/", "log", POW))
+_isfinite = math.isfinite
+
+
 def apply(ins: Instruction, args: list[Value]) -> Value:
     """The Value that `ins` makes from `args`; ExpressionError at `ins` if it is not finite."""
     op, k = ins.op, ins.number
-    reason = _domain_error(op, args, k)
+    reason = _domain_error(op, args, k) if op in _NEEDS_DOMAIN_CHECK else None
     if reason is None:
         try:
             out = args[0] ** k if op == POW else _APPLY[op](*args)
@@ -90,9 +94,9 @@ def apply(ins: Instruction, args: list[Value]) -> Value:
         except (ValueError, ZeroDivisionError):
             reason = f"{_describe(op, args, k)} cannot be computed"
         else:
-            if not math.isfinite(out.data):
+            if not _isfinite(out.data):
                 reason = f"overflow: {_describe(op, args, k)} is too large to represent"
-            elif not all(math.isfinite(d) for d in out._local):
+            elif not all(map(_isfinite, out._local)):
                 reason = f"the derivative of {_describe(op, args, k)} is too large to represent"
             else:
                 return out

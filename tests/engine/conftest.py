@@ -1,11 +1,15 @@
 import builtins
+import contextlib
 
 import pytest
 
 
 @pytest.fixture
 def no_code_execution(monkeypatch):
-    """Fail the test if anything calls eval, exec or compile while it runs."""
+    """A context manager under which any call of eval, exec or compile fails the test.
+
+    Only what runs inside the `with` block is watched: pytest itself compiles code.
+    """
     calls = []
 
     def refuse(name):
@@ -14,7 +18,15 @@ def no_code_execution(monkeypatch):
             raise AssertionError(f"{name} was called")
         return guard
 
-    for name in ("eval", "exec", "compile"):
-        monkeypatch.setattr(builtins, name, refuse(name))
-    yield calls
-    assert calls == []
+    @contextlib.contextmanager
+    def watching():
+        with monkeypatch.context() as m:
+            for name in ("eval", "exec", "compile"):
+                m.setattr(builtins, name, refuse(name))
+            try:
+                yield
+            finally:
+                m.undo()
+        assert calls == [], f"called: {calls}"
+
+    return watching
