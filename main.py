@@ -36,8 +36,9 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the app or a command; returns the process's exit code."""
-    from cli.common import CommandError, fail
+    from cli.common import EXIT_NO_TENSORFLOW, CommandError, fail
     from engine import ExpressionError
+    from engine.tensorflow_check import TensorFlowUnavailable
 
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in COMMANDS:
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
             return fail(str(e), 2)
         except CommandError as e:
             return fail(str(e), e.code)
+        except TensorFlowUnavailable as e:
+            return fail(str(e), EXIT_NO_TENSORFLOW)
     args = _window_parser().parse_args(argv)
     print("Autograd Debugger: the window is not built yet. It will open "
           + (args.file or "the seed's neuron")

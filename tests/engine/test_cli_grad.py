@@ -1,0 +1,99 @@
+"""`main.py grad` as a script would use it: real processes, real exit codes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.engine.helpers import PRESETS
+
+ROOT = Path(__file__).resolve().parents[2]
+NEURON_FILE = PRESETS / "neuron.expr"
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], input=stdin,
+                          capture_output=True, cwd=ROOT, timeout=120)
+
+
+def test_json_for_the_seeds_neuron():
+    result = run("grad", str(NEURON_FILE), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["output"] == {"name": "loss", "value": 1.0}
+    assert list(report["inputs"]) == ["w1", "w2", "b", "x1", "x2", "y"]
+    assert report["inputs"]["w1"] == {"value": 0.5, "grad": -2.0}
+    assert report["inputs"]["w2"]["grad"] == -4.0
+    assert report["inputs"]["b"]["grad"] == -2.0
+
+
+def test_finite_differences_and_standard_input():
+    result = run("grad", "-", "--json", "--fd", stdin=b"a = 3\nb = 4\nf = a*b + a\n")
+    assert result.returncode == 0, result.stderr
+    inputs = json.loads(result.stdout)["inputs"]
+    assert inputs["a"]["grad"] == 5.0 and inputs["b"]["grad"] == 3.0
+    assert inputs["a"]["fd"] == pytest.approx(5.0, abs=1e-8)
+    assert inputs["b"]["fd"] == pytest.approx(3.0, abs=1e-8)
+
+
+@pytest.mark.parametrize(("pitfall", "text", "grad"), [
+    ("overwrite", b"a = 3\nb = a + a", 1.0),
+    ("overwrite", b"a = 3\nb = a * a", 3.0),
+    ("no-sort", b"x = 1\nb = x*3; c = b*2; d = b + c", 3.0),
+])
+def test_pitfalls(pitfall, text, grad):
+    first = text.split(b"=")[0].strip().decode()
+    result = run("grad", "-", "--json", "--pitfall", pitfall, stdin=text)
+    assert json.loads(result.stdout)["inputs"][first]["grad"] == grad
+
+
+def test_text_table():
+    result = run("grad", str(NEURON_FILE))
+    assert result.returncode == 0
+    lines = result.stdout.decode().splitlines()
+    assert lines[0] == "output loss = 1"
+    assert lines[2].split() == ["w1", "0.5", "-2"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (b"x = 0\ny = log(x)\n", "error: line 2, col 5: log needs a positive number"),
+    (b"", "error: line 1, col 1: the program is empty"),
+    (b"\xff\xfe x = 1", "error: line 1, col 1: the file is not UTF-8 text"),
+    (b"__import__('os')", "error: line 1, col 12: unexpected character"),
+])
+def test_bad_input_exits_2_with_position_and_no_traceback(text, message):
+    result = run("grad", "-", "--json", stdin=text)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    err = result.stderr.decode()
+    assert err.startswith(message)
+    assert "Traceback" not in err
+
+
+def test_missing_file():
+    result = run("grad", "no-such-file.expr")
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith("error: cannot read 'no-such-file.expr'")
+
+
+def test_tensorflow_agrees_on_the_neuron():
+    result = run("grad", str(NEURON_FILE), "--json", "--tf")
+    assert result.returncode == 0, result.stderr
+    inputs = json.loads(result.stdout)["inputs"]
+    for name in inputs:
+        assert inputs[name]["tf"] == inputs[name]["grad"]  # the seed's 0.00e+00
+    assert [inputs[n]["tf"] for n in ("w1", "w2", "b")] == [-2.0, -4.0, -2.0]
+
+
+def test_missing_tensorflow_exits_3_with_install_hint():
+    code = ("import sys; sys.modules['tensorflow'] = None\n"
+            "import main; sys.exit(main.main(['grad', 'assets/presets/neuron.expr', '--tf']))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120)
+    assert result.returncode == 3
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: TensorFlow cannot be imported")
+    assert "pip install tensorflow-cpu" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,94 @@
+"""The passes as steps: exact both ways, and equal to backward() at the end."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from engine import ExpressionError, parse
+from engine.stepping import Stepper, backward_plan
+from tests.engine.helpers import NEURON
+from tests.engine.strategies import programs
+
+
+def grads_of(program):
+    return [v.grad for v in program.values]
+
+
+def backward_grads(text):
+    program = parse(text)
+    program.output.backward()
+    return grads_of(program)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_last_step_equals_backward_to_the_bit(text):
+    try:
+        program = parse(text)
+    except ExpressionError:
+        return  # an overflow at some drawn point: nothing to step
+    Stepper(program.output).run_to_end()
+    assert grads_of(program) == backward_grads(text)  # == on floats: bit for bit
+
+
+@settings(max_examples=30, deadline=None)
+@given(programs())
+def test_every_step_back_restores_the_state_exactly(text):
+    try:
+        program = parse(text)
+    except ExpressionError:
+        return
+    stepper = Stepper(program.output)
+    states = [grads_of(program)]
+    while stepper.step():
+        states.append(grads_of(program))
+    while stepper.back():
+        assert grads_of(program) == states[stepper.position]
+    assert stepper.position == 0
+
+
+def test_neuron_steps_and_progress():
+    program = parse(NEURON)
+    stepper = Stepper(program.output)
+    n_forward = len(program.nodes)
+    assert stepper.phase == "start"
+    assert not any(stepper.is_revealed(v) for v in program.nodes)
+    stepper.step()
+    assert stepper.progress() == f"forward 1/{n_forward}"
+    assert stepper.is_revealed(program.nodes[0]) and not stepper.is_revealed(program.output)
+    stepper.seek(n_forward)
+    assert stepper.is_revealed(program.output)
+    stepper.step()
+    seed = stepper.current
+    assert seed.seed and program.output.grad == 1.0
+    assert stepper.progress() == f"backward 1/{len(stepper.backward_steps)}"
+    stepper.run_to_end()
+    assert stepper.phase == "done"
+    assert [program.inputs[n].grad for n in ("w1", "w2", "b")] == [-2.0, -4.0, -2.0]
+    stepper.reset()
+    assert all(v.grad == 0.0 for v in program.nodes)
+
+
+def test_backward_step_records_local_upstream_and_contribution():
+    program = parse("x = 0.5\ny = tanh(x ** 3 + 3 * x)")
+    steps = backward_plan(program.output)
+    tanh_step = steps[1]
+    assert tanh_step.node is program.output
+    (c,) = tanh_step.contributions
+    assert c.upstream == 1.0
+    assert c.contribution == c.local * c.upstream
+    assert (c.before, c.after) == (0.0, c.contribution)
+
+
+def test_shared_node_sums_its_paths_step_by_step():
+    program = parse("a = 3; b = 4; f = a*b + a")
+    a = program.inputs["a"]
+    received = [c for s in backward_plan(program.output) for c in s.contributions
+                if c.parent is a]
+    assert [(c.contribution, c.before, c.after) for c in received] == [(1.0, 0.0, 1.0),
+                                                                      (4.0, 1.0, 5.0)]
+
+
+def test_unknown_pitfall_is_refused():
+    program = parse("a = 1; b = a + a")
+    with pytest.raises(ValueError, match="unknown pitfall"):
+        Stepper(program.output, "typo")
