@@ -2,6 +2,8 @@
 
     python main.py [FILE.expr]            open the window
     python main.py grad FILE|- [--tf] [--fd] [--pitfall overwrite|no-sort] [--json]
+    python main.py screenshot OUT.png [--tab graph|rules|modes|xor|pitfalls] [--expr FILE]
+                                      [--steps N]
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-COMMANDS = ("grad",)
+COMMANDS = ("grad", "screenshot")
 
 
 def _window_parser() -> argparse.ArgumentParser:
@@ -31,7 +33,32 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         parser.description = "Print the gradient of the output with respect to every input."
         grad.add_arguments(parser)
         parser.set_defaults(run=grad.run)
+    elif command == "screenshot":
+        parser.description = "Render the window offscreen to a PNG file."
+        parser.add_argument("out", metavar="OUT.png")
+        parser.add_argument("--tab", choices=("graph", "rules", "modes", "xor", "pitfalls"),
+                            default="graph")
+        parser.add_argument("--expr", metavar="FILE", help="a program (default: the neuron)")
+        parser.add_argument("--steps", type=int, default=0,
+                            help="steps to take first; a large N means to the end")
+        parser.set_defaults(run=_screenshot)
     return parser
+
+
+def _screenshot(args: argparse.Namespace) -> int:
+    from cli.common import read_text
+    from gui.screenshot import render
+
+    if args.expr is not None:
+        from engine import parse
+
+        parse(read_text(args.expr))  # a bad program is an error here, not a blank picture
+    if not render(args.out, args.tab, args.expr, max(0, args.steps)):
+        from cli.common import CommandError
+
+        raise CommandError(f"cannot write {args.out!r}")
+    print(args.out)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,10 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         except TensorFlowUnavailable as e:
             return fail(str(e), EXIT_NO_TENSORFLOW)
     args = _window_parser().parse_args(argv)
-    print("Autograd Debugger: the window is not built yet. It will open "
-          + (args.file or "the seed's neuron")
-          + ". Meanwhile: python main.py grad FILE --json")
-    return 0
+    from gui.app import run
+
+    return run(args.file)
 
 
 if __name__ == "__main__":

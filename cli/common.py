@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from engine import ExpressionError, Program, parse
+from engine import Program, parse
+from engine.files import decode_program, read_program
 
 EXIT_BAD_INPUT = 2
 EXIT_NO_TENSORFLOW = 3
@@ -19,25 +20,17 @@ class CommandError(Exception):
 
 
 def read_text(path: str) -> str:
-    """The text of `path` ('-' for standard input), strictly UTF-8.
+    """The text of `path` ('-' for standard input).
 
     Raises CommandError if it cannot be read, and ExpressionError (line 1, col 1)
-    if it is not UTF-8 text.
+    if it is not a program's text (not UTF-8, binary, too large).
     """
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
+            return decode_program(sys.stdin.buffer.read())
+        return read_program(path)
     except OSError as e:
         raise CommandError(f"cannot read {path!r}: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ExpressionError(
-            f"the file is not UTF-8 text (byte {e.start + 1} is not valid UTF-8)") from None
-    return text.removeprefix("\ufeff")
 
 
 def load_program(path: str) -> Program:

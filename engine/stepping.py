@@ -101,7 +101,8 @@ class Stepper:
             return f"ready: {n_forward} forward and {len(self.backward_steps)} backward steps"
         if self.position <= n_forward:
             return f"forward {self.position}/{n_forward}"
-        return f"backward {self.position - n_forward}/{len(self.backward_steps)}"
+        done = " (done)" if self.position == self.total else ""
+        return f"backward {self.position - n_forward}/{len(self.backward_steps)}{done}"
 
     def is_revealed(self, node: Value) -> bool:
         """Whether the forward pass has reached `node` yet."""

@@ -3,4 +3,4 @@
 from pathlib import Path
 
 PRESETS = Path(__file__).resolve().parents[2] / "assets" / "presets"
-NEURON = (PRESETS / "neuron.expr").read_text(encoding="utf-8")
+NEURON = (PRESETS / "01-neuron.expr").read_text(encoding="utf-8")

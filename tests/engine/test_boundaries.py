@@ -27,7 +27,7 @@ def test_grad_command_does_not_import_tensorflow_without_tf_flag():
     loaded = modules_after(
         "import main, io, contextlib\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main.main(['grad', 'assets/presets/neuron.expr', '--fd'])")
+        "    main.main(['grad', 'assets/presets/01-neuron.expr', '--fd'])")
     assert "tensorflow" not in loaded
     assert not {m for m in loaded if m.startswith("PySide6")}
 

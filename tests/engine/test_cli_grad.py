@@ -10,7 +10,7 @@ import pytest
 from tests.engine.helpers import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]
-NEURON_FILE = PRESETS / "neuron.expr"
+NEURON_FILE = PRESETS / "01-neuron.expr"
 
 
 def run(*args, stdin=None):
@@ -89,7 +89,7 @@ def test_tensorflow_agrees_on_the_neuron():
 
 def test_missing_tensorflow_exits_3_with_install_hint():
     code = ("import sys; sys.modules['tensorflow'] = None\n"
-            "import main; sys.exit(main.main(['grad', 'assets/presets/neuron.expr', '--tf']))")
+            "import main; sys.exit(main.main(['grad', 'assets/presets/01-neuron.expr', '--tf']))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, timeout=120)
     assert result.returncode == 3

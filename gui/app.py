@@ -1,0 +1,45 @@
+"""Starting the app: the QApplication, a last-resort error dialog, the main window."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+
+log = logging.getLogger("autograd_debugger")
+
+
+def _install_excepthook() -> None:
+    """An unexpected exception in a slot is logged and shown in words; the app goes on."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    def hook(kind, value, tb):
+        log.error("unexpected error:\n%s", "".join(traceback.format_exception(kind, value, tb)))
+        if QApplication.instance() is not None:
+            QMessageBox.critical(None, "Unexpected error",
+                                 f"Something went wrong: {value}\n\nThe app keeps running; "
+                                 "the details are in the log.")
+
+    sys.excepthook = hook
+
+
+def application():
+    """The QApplication, created once."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Autograd Debugger")
+    app.setOrganizationName("AutogradDebugger")
+    return app
+
+
+def run(path: str | None = None) -> int:
+    """Open the window (on `path`, or the seed's neuron) and run until it closes."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = application()
+    _install_excepthook()
+    from gui.main_window import MainWindow
+
+    window = MainWindow(path)
+    window.show()
+    return app.exec()

@@ -1,0 +1,217 @@
+"""The computation graph as a QGraphicsScene that mirrors a Stepper.
+
+Items are placed once per graph (from `layout.layered_layout`); `refresh` then sets the
+labels and colours of only the items a step touched. The scene shows what the engine
+holds: values the forward pass has revealed, gradients as the stepper wrote them, and
+on each edge the contribution its backward step sent, as `local × upstream = result`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QGraphicsScene
+
+from engine.explain import expression, op_symbol
+from engine.stepping import BackwardStep, Stepper
+from engine.value import Value
+from gui.graph_items import (
+    BACKWARD,
+    CURRENT,
+    EDGE,
+    INK,
+    OP_D,
+    RECEIVED,
+    VALUE_H,
+    VALUE_W,
+    EdgeItem,
+    OpItem,
+    ValueItem,
+)
+from gui.layout import GraphLayout
+
+GAP_AFTER_VALUE = 96.0  # edges leaving a value carry a label in the backward pass
+GAP_AFTER_OP = 36.0
+ROW_H = VALUE_H + 30.0
+LARGE = 1500     # above this many nodes, labels show only when zoomed in
+
+
+def box_title(node: Value) -> str:
+    """A value box's title: its name, 'const', or for an unnamed result its formula."""
+    if node.label:
+        return node.label
+    if not node.parents:
+        return "const"
+    text = expression(node)
+    return text if len(text) <= 18 else "…"
+
+
+def contribution_label(local: float, upstream: float, contribution: float) -> str:
+    return f"{short(local)} × {short(upstream)} = {short(contribution)}"
+
+
+def short(x: float) -> str:
+    """A number in at most 4 significant digits, for labels drawn on the graph."""
+    return "0" if x == 0.0 else f"{x:.4g}"
+
+
+class GraphScene(QGraphicsScene):
+    """Items for one program's graph, kept in step with `stepper`."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.stepper: Stepper | None = None
+        self.nodes: list[Value] = []
+        self.value_items: list[ValueItem] = []
+        self.op_items: dict[int, OpItem] = {}
+        self.in_edges: dict[int, list[EdgeItem]] = {}   # node -> edges parent -> op, by slot
+        self.out_edges: dict[int, EdgeItem] = {}        # node -> edge op -> value
+        self._index: dict[Value, int] = {}
+        self._step_of: dict[int, int] = {}              # node -> its backward step number
+        self._first_grad: dict[int, int] = {}           # node -> first step that sets grad
+        self._shown: int = 0                            # stepper position last drawn
+
+    @property
+    def large(self) -> bool:
+        return len(self.nodes) > LARGE
+
+    def build(self, stepper: Stepper, layout: GraphLayout, roles: dict[Value, str]) -> None:
+        """Replace the scene's items with `stepper`'s graph placed by `layout`."""
+        self.clear()
+        self.stepper = stepper
+        self.nodes = stepper.forward_steps
+        self._index = {node: i for i, node in enumerate(self.nodes)}
+        self._step_of = {self._index[s.node]: j for j, s in enumerate(stepper.backward_steps)
+                         if not s.seed}
+        self._first_grad = {}
+        for j, s in enumerate(stepper.backward_steps):
+            for c in s.contributions:
+                self._first_grad.setdefault(self._index[c.parent], j)
+        xs = self._layer_positions(layout)
+        self.value_items, self.op_items, self.in_edges, self.out_edges = [], {}, {}, {}
+        for i, node in enumerate(self.nodes):
+            item = ValueItem(i, roles.get(node, "intermediate"), box_title(node))
+            item.setPos(xs[layout.layer[("v", i)]], layout.row[("v", i)] * ROW_H)
+            self.addItem(item)
+            self.value_items.append(item)
+        for i, node in enumerate(self.nodes):
+            if node.parents:
+                self._add_op(i, node, xs[layout.layer[("o", i)]], layout.row[("o", i)] * ROW_H)
+        if self.large:
+            self.set_labels_visible(False)
+        self._shown = stepper.position
+        self.refresh()
+
+    def _layer_positions(self, layout: GraphLayout) -> list[float]:
+        has_value = [False] * layout.layers
+        for (kind, _), layer in layout.layer.items():
+            if kind == "v":
+                has_value[layer] = True
+        xs, x = [], 0.0
+        for layer in range(layout.layers):
+            width = VALUE_W if has_value[layer] else OP_D
+            xs.append(x + width / 2)
+            x += width + (GAP_AFTER_VALUE if has_value[layer] else GAP_AFTER_OP)
+        return xs
+
+    def _add_op(self, i: int, node: Value, x: float, y: float) -> None:
+        op = OpItem(i, op_symbol(node))
+        op.setPos(x, y)
+        self.addItem(op)
+        self.op_items[i] = op
+        edges = []
+        seen: dict[int, int] = {}
+        for parent in node.parents:
+            p = self._index[parent]
+            repeat = seen.get(p, 0)
+            seen[p] = repeat + 1
+            start = self.value_items[p].pos() + QPointF(VALUE_W / 2, 0)
+            edge = EdgeItem(start, QPointF(x - OP_D / 2, y), bend=18.0 * repeat)
+            self.addItem(edge)
+            self.addItem(edge.tag)
+            edges.append(edge)
+        self.in_edges[i] = edges
+        end = self.value_items[i].pos() - QPointF(VALUE_W / 2, 0)
+        out = EdgeItem(QPointF(x + OP_D / 2, y), end)
+        self.addItem(out)
+        self.addItem(out.tag)
+        self.out_edges[i] = out
+
+    def set_labels_visible(self, visible: bool) -> None:
+        for item in self.value_items:
+            item.set_labels_visible(visible)
+        for op in self.op_items.values():
+            op.set_labels_visible(visible)
+
+    # -- keeping up with the stepper ---------------------------------------------------------
+
+    def _touched_by(self, position: int) -> set[int]:
+        """Nodes whose drawing the step at `position` (1-based) affects."""
+        stepper = self.stepper
+        n_forward = len(stepper.forward_steps)
+        if position <= 0:
+            return set()
+        if position <= n_forward:
+            return {position - 1}
+        step = stepper.backward_steps[position - n_forward - 1]
+        return {self._index[step.node]} | {self._index[c.parent] for c in step.contributions}
+
+    def refresh(self, changed_from: int | None = None) -> None:
+        """Redraw after the stepper moved from `changed_from`; everything if None."""
+        stepper = self.stepper
+        if stepper is None:
+            return
+        if changed_from is None or abs(stepper.position - changed_from) > 1:
+            indices = range(len(self.nodes))
+        else:
+            # the step undone or taken, and the one that was or becomes current
+            indices = self._touched_by(changed_from) | self._touched_by(stepper.position)
+        current = stepper.current
+        for i in indices:
+            self._draw_node(i, current)
+        self._shown = stepper.position
+
+    def _draw_node(self, i: int, current) -> None:
+        stepper = self.stepper
+        node = self.nodes[i]
+        n_forward = len(stepper.forward_steps)
+        backward_done = stepper.position - n_forward  # backward steps taken
+        revealed = stepper.is_revealed(node)
+        has_grad = self._first_grad.get(i, len(stepper.backward_steps)) < backward_done
+        border, width = INK, 1.0
+        if current is node or (isinstance(current, BackwardStep) and current.node is node):
+            border, width = CURRENT, 3.0
+        elif isinstance(current, BackwardStep) and any(c.parent is node
+                                                       for c in current.contributions):
+            border, width = RECEIVED, 2.5
+        self.value_items[i].set_state(short(node.data) if revealed else "?",
+                                      short(node.grad) if has_grad else "", border, width,
+                                      faint=not revealed)
+        if i in self.op_items:
+            self._draw_op(i, current, revealed, backward_done)
+
+    def _draw_op(self, i: int, current, revealed: bool, backward_done: int) -> None:
+        stepper = self.stepper
+        is_current = (current is self.nodes[i]
+                      or (isinstance(current, BackwardStep) and current.node is self.nodes[i]))
+        self.op_items[i].set_active(CURRENT if is_current else None)
+        self.out_edges[i].set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
+        j = self._step_of[i]
+        applied = j < backward_done
+        step = stepper.backward_steps[j]
+        for edge, c in zip(self.in_edges[i], step.contributions):
+            if not applied:
+                edge.set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
+                continue
+            label = contribution_label(c.local, c.upstream, c.contribution)
+            color = CURRENT if is_current else BACKWARD
+            edge.set_style(color, 2.2 if is_current else 1.2, True, label, bold=is_current)
+
+    def value_item_of(self, node: Value) -> ValueItem:
+        return self.value_items[self._index[node]]
+
+    def node_at(self, item) -> Value | None:
+        """The Value drawn by `item` (a value box, an op circle or a label inside one)."""
+        while item is not None and not isinstance(item, (ValueItem, OpItem)):
+            item = item.parentItem()
+        return None if item is None else self.nodes[item.index]
+

@@ -1,0 +1,215 @@
+"""The Graph tab: the stepping controls above the graph view."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui import threads
+from gui.graph_scene import LARGE, GraphScene
+from gui.graph_view import GraphView
+from gui.layout import GraphLayout, layered_layout
+from gui.session import Session
+
+
+class LayoutWorker(QObject):
+    """Lays out a large graph off the GUI thread; reports plain data by signal."""
+
+    finished = Signal(int, object)  # generation, GraphLayout
+
+    def __init__(self, generation: int, parents: list[tuple[int, ...]]):
+        super().__init__()
+        self.generation = generation
+        self.parents = parents
+
+    @Slot()
+    def work(self) -> None:
+        self.finished.emit(self.generation, layered_layout(self.parents))
+
+
+class GraphTab(QWidget):
+    """Reset, Step back, Step, Play/Pause, Run to end, a speed control, the phase, the graph."""
+
+    status = Signal(str)          # a message for the status bar
+    busy = Signal(bool)           # a long layout started or ended
+
+    def __init__(self, session: Session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.scene = GraphScene(self)
+        self.view = GraphView(self.scene, self)
+        self._generation = 0
+        self._thread: QThread | None = None
+        self._worker: LayoutWorker | None = None
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._on_tick)
+
+        self.actions = {}
+        specs = [
+            ("reset", "Reset", "Home", "Back to the start: no values, no gradients"),
+            ("back", "Step back", "Left", "Undo exactly one step"),
+            ("step", "Step", "Right", "Take one step of the forward, then the backward pass"),
+            ("play", "Play", "Space", "Step automatically at the chosen speed; again to pause"),
+            ("end", "Run to end", "End", "Take every remaining step"),
+        ]
+        bar = QHBoxLayout()
+        for key, text, shortcut, tip in specs:
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.setToolTip(f"{tip} ({shortcut})")
+            action.setStatusTip(tip)
+            button = QToolButton(self)
+            button.setDefaultAction(action)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.setObjectName(f"{key}_button")
+            bar.addWidget(button)
+            self.actions[key] = action
+        self.actions["play"].setCheckable(True)
+        self.actions["reset"].triggered.connect(self._on_reset)
+        self.actions["back"].triggered.connect(self._on_back)
+        self.actions["step"].triggered.connect(self._on_step)
+        self.actions["play"].toggled.connect(self._on_play)
+        self.actions["end"].triggered.connect(self._on_end)
+
+        bar.addSpacing(12)
+        bar.addWidget(QLabel("Speed:", self))
+        self.speed = QSlider(Qt.Orientation.Horizontal, self)
+        self.speed.setRange(1, 30)
+        self.speed.setValue(4)
+        self.speed.setFixedWidth(120)
+        self.speed.setToolTip("Steps per second while playing")
+        self.speed.valueChanged.connect(self._on_speed)
+        bar.addWidget(self.speed)
+        self.speed_label = QLabel(self)
+        bar.addWidget(self.speed_label)
+        bar.addSpacing(12)
+        self.phase = QLabel(self)
+        self.phase.setObjectName("phase")
+        self.phase.setToolTip("Which pass is running, and how many of its steps are taken")
+        font = self.phase.font()
+        font.setBold(True)
+        self.phase.setFont(font)
+        bar.addWidget(self.phase)
+        bar.addStretch(1)
+        self.legend = QLabel(
+            "<span style='color:#ea580c'>■</span> current step &nbsp; "
+            "<span style='color:#16a34a'>■</span> received a gradient &nbsp; "
+            "<span style='color:#2563eb'>- -</span> gradient sent to a parent: "
+            "local derivative × upstream gradient = contribution. "
+            "Drag to pan, wheel to zoom, click a box to inspect it.", self)
+        self.legend.setWordWrap(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.legend)
+
+        self._on_speed(self.speed.value())
+        session.loaded.connect(self._on_loaded)
+        session.moved.connect(self._on_moved)
+        self._update_phase()
+
+    # -- loading a graph ----------------------------------------------------------------------
+
+    @Slot()
+    def _on_loaded(self) -> None:
+        self.actions["play"].setChecked(False)
+        self._generation += 1
+        stepper = self.session.stepper
+        index = {node: i for i, node in enumerate(stepper.forward_steps)}
+        parents = [tuple(index[p] for p in node.parents) for node in stepper.forward_steps]
+        if len(parents) <= LARGE:
+            self._show_layout(self._generation, layered_layout(parents))
+            return
+        self.status.emit(f"Laying out {len(parents):,} nodes…")
+        self.busy.emit(True)
+        worker = LayoutWorker(self._generation, parents)
+        worker.finished.connect(self._show_layout)
+        self._worker = worker
+        self._thread = threads.start(worker)
+
+    @Slot(int, object)
+    def _show_layout(self, generation: int, layout: GraphLayout) -> None:
+        if generation != self._generation:
+            return  # a newer program replaced this one while it was laid out
+        self.scene.build(self.session.stepper, layout, self.session.roles())
+        self.view.graph_changed()
+        self.busy.emit(False)
+        n = len(self.scene.nodes)
+        if self.scene.large:
+            self.status.emit(f"{n:,} nodes: labels are hidden until you zoom in "
+                             "(wheel or Ctrl+=)")
+        else:
+            self.status.emit(f"Built {self.session.program.output_name}: {n} nodes. "
+                             "Press Right to step.")
+        self._update_phase()
+
+    def stop_worker(self) -> None:
+        """Wait for a running layout to finish (it takes well under a second)."""
+        threads.stop(self._thread)
+        self._thread = self._worker = None
+
+    # -- stepping -------------------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_moved(self, previous: int) -> None:
+        if self.scene.stepper is self.session.stepper:
+            self.scene.refresh(previous)
+        self._update_phase()
+
+    def _update_phase(self) -> None:
+        stepper = self.session.stepper
+        self.phase.setText(stepper.progress() if stepper else "no program")
+        for key in ("reset", "back"):
+            self.actions[key].setEnabled(bool(stepper and stepper.position > 0))
+        for key in ("step", "end", "play"):
+            self.actions[key].setEnabled(bool(stepper and not self.session.at_end)
+                                         or (key == "play" and self.timer.isActive()))
+
+    @Slot()
+    def _on_reset(self) -> None:
+        self.actions["play"].setChecked(False)
+        self.session.reset()
+
+    @Slot()
+    def _on_back(self) -> None:
+        self.actions["play"].setChecked(False)
+        self.session.back()
+
+    @Slot()
+    def _on_step(self) -> None:
+        self.session.step()
+
+    @Slot()
+    def _on_end(self) -> None:
+        self.actions["play"].setChecked(False)
+        self.session.run_to_end()
+
+    @Slot(bool)
+    def _on_play(self, playing: bool) -> None:
+        self.actions["play"].setText("Pause" if playing else "Play")
+        if playing:
+            self.timer.start()
+        else:
+            self.timer.stop()
+        self._update_phase()
+
+    @Slot()
+    def _on_tick(self) -> None:
+        if not self.session.step() or self.session.at_end:
+            self.actions["play"].setChecked(False)
+
+    @Slot(int)
+    def _on_speed(self, value: int) -> None:
+        self.timer.setInterval(int(1000 / value))
+        self.speed_label.setText(f"{value}/s")

@@ -1,0 +1,71 @@
+"""A pannable, zoomable view of the graph scene."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsView
+
+from gui.graph_scene import GraphScene
+
+LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
+
+
+class GraphView(QGraphicsView):
+    """Drag to pan, wheel (or Ctrl+=/Ctrl+-) to zoom, `fit()` to see everything."""
+
+    zoomed = Signal(float)
+
+    def __init__(self, scene: GraphScene, parent=None):
+        super().__init__(scene, parent)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setToolTip("Drag to pan, wheel to zoom, click a box to inspect it")
+        self._labels_shown = True
+
+    def graph_changed(self) -> None:
+        """A new graph is in the scene: labels start as the scene set them, then fit."""
+        self._labels_shown = not self.scene().large
+        self.fit()
+
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def wheelEvent(self, event) -> None:
+        steps = event.angleDelta().y() / 120.0
+        if steps:
+            self.zoom_by(1.15 ** steps)
+        event.accept()
+
+    def zoom_by(self, factor: float) -> None:
+        new = self.scale_factor() * factor
+        if 0.02 <= new <= 8.0:
+            self.scale(factor, factor)
+            self._update_labels()
+            self.zoomed.emit(self.scale_factor())
+
+    def fit(self) -> None:
+        """Show the whole graph, but never magnify a small graph beyond 100%."""
+        scene = self.scene()
+        rect = scene.itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        self.resetTransform()
+        if rect.isEmpty():
+            return
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.scale_factor() > 1.0:
+            self.resetTransform()
+            self.centerOn(rect.center())
+        self._update_labels()
+        self.zoomed.emit(self.scale_factor())
+
+    def _update_labels(self) -> None:
+        scene = self.scene()
+        if not scene.large:
+            return
+        show = self.scale_factor() >= LABELS_FROM_SCALE
+        if show != self._labels_shown:
+            scene.set_labels_visible(show)
+            self._labels_shown = show

@@ -1,0 +1,292 @@
+"""The main window: tabs, the editor and inspector docks, menus, status bar, settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QTabWidget,
+)
+
+from engine import ExpressionError, parse
+from engine.files import read_program, write_atomic
+from gui import export
+from gui.editor import PRESETS, EditorPanel
+from gui.graph_tab import GraphTab
+from gui.inspector import Inspector
+from gui.session import Session
+
+APP_NAME = "Autograd Debugger"
+DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
+TABS = ("graph", "rules", "modes", "xor", "pitfalls")
+COMING = {
+    "rules": "Every derivative rule checked against calculus and a central difference, "
+             "and this program's gradients against TensorFlow.",
+    "modes": "Forward mode against reverse mode, measured: a timing sweep and its plots.",
+    "xor": "A 2-2-1 tanh network learning XOR live: loss curve and decision surface.",
+    "pitfalls": "The classic autograd bugs switched on, beside the right answers.",
+}
+SHORTCUTS = [
+    ("Right", "Step"), ("Left", "Step back"), ("Space", "Play / pause"),
+    ("Home", "Reset"), ("End", "Run to end"), ("Ctrl+Enter", "Build the program"),
+    ("Ctrl+O / Ctrl+S", "Open / save a program"), ("Ctrl+0", "Fit the graph"),
+    ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
+    ("F1", "This list"), ("Ctrl+Q", "Quit"),
+]
+
+
+class MainWindow(QMainWindow):
+    """The app's window. With `remember=False` it neither reads nor writes settings."""
+
+    def __init__(self, path: str | None = None, remember: bool = True):
+        super().__init__()
+        self.remember = remember
+        self.settings = QSettings("AutogradDebugger", "AutogradDebugger")
+        self.file_path: Path | None = None
+        self.session = Session(self)
+        self.setWindowTitle(APP_NAME)
+        self.resize(1400, 860)
+
+        self.graph_tab = GraphTab(self.session, self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.graph_tab, "Graph")
+        for key in TABS[1:]:
+            page = QLabel(f"<h3>{key.capitalize()}: coming soon</h3><p>{COMING[key]}</p>", self)
+            page.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            page.setWordWrap(True)
+            self.tabs.addTab(page, key.capitalize() if key != "xor" else "XOR")
+        self.setCentralWidget(self.tabs)
+
+        self.editor = EditorPanel(self)
+        self.editor.setMinimumWidth(300)
+        self.editor_dock = self._dock("Program", "editor_dock", self.editor,
+                                      Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.inspector = Inspector(self)
+
+        self.inspector_dock = self._dock("Inspector", "inspector_dock", self.inspector,
+                                         Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.splitDockWidget(self.editor_dock, self.inspector_dock, Qt.Orientation.Vertical)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.statusBar().addPermanentWidget(self.progress)
+
+        self._build_menus()
+        self.editor.build_requested.connect(self.build)
+        self.editor.preset_chosen.connect(self.open_preset)
+        self.graph_tab.status.connect(self.show_status)
+        self.graph_tab.busy.connect(self.progress.setVisible)
+        self.graph_tab.scene.selectionChanged.connect(self._update_inspector)
+        self.session.moved.connect(self._update_inspector)
+        self.session.loaded.connect(self._update_inspector)
+
+        self._restore(path)
+
+    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, menu, text: str, slot, shortcut: str | None = None,
+                tip: str = "") -> QAction:
+        action = menu.addAction(text)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self._action(file, "&Open…", self.open_dialog, "Ctrl+O", "Open a .expr program")
+        self._action(file, "&Save", self.save, "Ctrl+S", "Save the program")
+        self._action(file, "Save &as…", self.save_as, "Ctrl+Shift+S", "Save under a new name")
+        file.addSeparator()
+        file.addMenu(self.editor.presets_menu)
+        file.addSeparator()
+        self._action(file, "Export graph as &PNG…", lambda: self.export_graph("png"),
+                     tip="Save the graph as it is drawn now")
+        self._action(file, "Export graph as S&VG…", lambda: self.export_graph("svg"),
+                     tip="Save the graph as a scalable drawing")
+        file.addSeparator()
+        self._action(file, "&Quit", self.close, "Ctrl+Q")
+        step = bar.addMenu("&Step")
+        step.addAction(self.editor.build_action)
+        step.addSeparator()
+        for key in ("step", "back", "play", "reset", "end"):
+            step.addAction(self.graph_tab.actions[key])
+        view = bar.addMenu("&View")
+        self._action(view, "&Fit graph", self.graph_tab.view.fit, "Ctrl+0",
+                     "Zoom to show the whole graph")
+        self._action(view, "Zoom &in", lambda: self.graph_tab.view.zoom_by(1.25), "Ctrl+=")
+        self._action(view, "Zoom &out", lambda: self.graph_tab.view.zoom_by(0.8), "Ctrl+-")
+        view.addSeparator()
+        view.addAction(self.editor_dock.toggleViewAction())
+        view.addAction(self.inspector_dock.toggleViewAction())
+        view.addSeparator()
+        for i in range(len(TABS)):
+            self._action(view, f"{self.tabs.tabText(i)} tab",
+                         lambda checked=False, i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}")
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1")
+        self._action(help_menu, "&About", self.show_about)
+
+    # -- programs -------------------------------------------------------------------------------
+
+    def _restore(self, path: str | None) -> None:
+        text = None
+        if path is not None:
+            try:
+                text = read_program(path)
+                self.file_path = Path(path)
+            except (OSError, ExpressionError) as e:
+                self.show_status(f"Could not open {path}: {e}")
+        if text is None and self.remember:
+            geometry = self.settings.value("geometry")
+            if isinstance(geometry, QByteArray):
+                self.restoreGeometry(geometry)
+                self.restoreState(self.settings.value("state", QByteArray()))
+            saved = self.settings.value("program")
+            if isinstance(saved, str) and saved.strip():
+                text = saved
+            self.graph_tab.speed.setValue(int(self.settings.value("speed", 4)))
+        if text is None:
+            text = DEFAULT_PROGRAM.read_text(encoding="utf-8")
+        self.editor.set_text(text)
+        if not self.build(text) and self.session.program is None:
+            # keep the user's text and its error on screen, but show a working graph
+            self.session.load(parse(DEFAULT_PROGRAM.read_text(encoding="utf-8")))
+        self._set_title()
+
+    @Slot(str)
+    def build(self, text: str) -> bool:
+        """Parse `text` and show its graph; on an error keep the last good graph."""
+        try:
+            program = parse(text)
+        except ExpressionError as e:
+            self.editor.show_error(e)
+            self.show_status(f"Error at line {e.line}, col {e.col}: {e.message}")
+            return False
+        self.editor.clear_error()
+        self.session.load(program)
+        return True
+
+    @Slot(str)
+    def open_preset(self, path: str) -> None:
+        self.editor.set_text(Path(path).read_text(encoding="utf-8"))
+        self.file_path = None
+        self.build(self.editor.text())
+        self._set_title()
+
+    def open_file(self, path: str) -> bool:
+        """Open a program file; on failure say why and leave the editor as it was."""
+        try:
+            text = read_program(path)
+        except (OSError, ExpressionError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            QMessageBox.warning(self, "Cannot open", f"{path} cannot be opened:\n{reason}")
+            self.show_status(f"Could not open {path}; the program is unchanged")
+            return False
+        self.editor.set_text(text)
+        self.file_path = Path(path)
+        self.build(text)
+        self._set_title()
+        return True
+
+    @Slot()
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open program", str(self._folder()),
+                                              "Programs (*.expr);;All files (*)")
+        if path:
+            self.open_file(path)
+
+    @Slot()
+    def save(self) -> bool:
+        if self.file_path is None:
+            return self.save_as()
+        return self.save_to(self.file_path)
+
+    @Slot()
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save program", str(self._folder()),
+                                              "Programs (*.expr)")
+        return bool(path) and self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            write_atomic(path, self.editor.text())
+        except OSError as e:
+            QMessageBox.warning(self, "Cannot save", f"{path} cannot be written:\n{e.strerror}")
+            return False
+        self.file_path = Path(path)
+        self._set_title()
+        self.show_status(f"Saved {path}")
+        return True
+
+    def _folder(self) -> Path:
+        return self.file_path.parent if self.file_path else Path.home()
+
+    def _set_title(self) -> None:
+        name = self.file_path.name if self.file_path else "untitled"
+        self.setWindowTitle(f"{name} — {APP_NAME}")
+
+    @Slot()
+    def export_graph(self, kind: str) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, f"Export graph as {kind.upper()}",
+                                              str(self._folder() / f"graph.{kind}"),
+                                              f"{kind.upper()} (*.{kind})")
+        if path:
+            ok = export.write_scene(self.graph_tab.scene, path)
+            self.show_status(f"Exported {path}" if ok else f"Could not write {path}")
+
+    # -- status, inspector, help ------------------------------------------------------------
+
+    @Slot(str)
+    def show_status(self, message: str) -> None:
+        self.statusBar().showMessage(message)
+
+    @Slot()
+    def _update_inspector(self) -> None:
+        scene = self.graph_tab.scene
+        stepper = self.session.stepper
+        selected = scene.selectedItems()
+        node = scene.node_at(selected[0]) if selected else None
+        if node is None and stepper is not None:
+            current = stepper.current
+            node = getattr(current, "node", current)
+        role = self.session.roles().get(node, "intermediate") if node is not None else ""
+        self.inspector.show_node(node, stepper, role)
+
+    @Slot()
+    def show_shortcuts(self) -> None:
+        rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in SHORTCUTS)
+        QMessageBox.information(self, "Keyboard shortcuts", f"<table>{rows}</table>")
+
+    @Slot()
+    def show_about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}",
+                          f"<h3>{APP_NAME}</h3><p>See reverse-mode automatic differentiation "
+                          "happen: the graph, each step of the forward and backward passes, "
+                          "and every gradient checked.</p>")
+
+    def closeEvent(self, event) -> None:
+        self.graph_tab.timer.stop()
+        self.graph_tab.stop_worker()
+        if self.remember:
+            self.settings.setValue("geometry", self.saveGeometry())
+            self.settings.setValue("state", self.saveState())
+            self.settings.setValue("program", self.editor.text())
+            self.settings.setValue("speed", self.graph_tab.speed.value())
+        super().closeEvent(event)

@@ -1,0 +1,34 @@
+"""`main.py screenshot`: the real window rendered offscreen to a PNG."""
+
+from __future__ import annotations
+
+import os
+
+TAB_NAMES = ("graph", "rules", "modes", "xor", "pitfalls")
+
+
+def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0,
+           size: tuple[int, int] = (1400, 860)) -> bool:
+    """Open the window without reading or writing settings, load `expr` (or the seed's
+    neuron), take `steps` steps (clamped to the end), show `tab` and save it to `out`."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from gui.app import application
+    from gui.main_window import MainWindow
+
+    app = application()
+    window = MainWindow(expr, remember=False)
+    window.resize(*size)
+    window.tabs.setCurrentIndex(TAB_NAMES.index(tab))
+    window.show()
+    QApplication.processEvents()
+    window.graph_tab.stop_worker()  # a large graph's layout must land before the picture
+    QApplication.processEvents()
+    window.graph_tab.view.fit()
+    window.session.seek(steps)
+    QApplication.processEvents()
+    ok = window.grab().save(out)
+    window.close()
+    app.processEvents()
+    return ok

@@ -1,0 +1,224 @@
+"""The graph debugger window, driven as a user drives it."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+from engine import parse
+from gui.editor import PRESETS, list_presets
+from gui.graph_scene import LARGE
+from gui.layout import layered_layout
+from gui.main_window import MainWindow
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def displayed(window):
+    """Every value box's (name, value line, grad line), in node order."""
+    return [item.texts() for item in window.graph_tab.scene.value_items]
+
+
+def grad_shown(window, name):
+    node = window.session.program.inputs[name]
+    return window.graph_tab.scene.value_item_of(node).texts()[2]
+
+
+def test_opens_on_the_seeds_neuron(window):
+    program = window.session.program
+    assert program.output_name == "loss"
+    assert len(window.graph_tab.scene.value_items) == len(program.nodes) == 13
+    assert window.graph_tab.phase.text().startswith("ready: 13 forward")
+    assert all(value == "value = ?" for _, value, _ in displayed(window))
+
+
+def test_step_to_end_shows_the_seeds_gradients(window):
+    window.graph_tab.actions["end"].trigger()
+    assert grad_shown(window, "w1") == "grad = -2"
+    assert grad_shown(window, "w2") == "grad = -4"
+    assert grad_shown(window, "b") == "grad = -2"
+    assert window.graph_tab.phase.text() == "backward 8/8 (done)"
+    # the window shows the engine's numbers: the same as backward() on a fresh parse
+    fresh = parse(window.editor.text())
+    fresh.output.backward()
+    assert [v.grad for v in window.session.program.nodes] == [v.grad for v in fresh.nodes]
+
+
+def test_keys_step_forward_and_back(window, qtbot):
+    window.graph_tab.view.setFocus()
+    qtbot.keyClick(window.graph_tab.view, Qt.Key.Key_Right)
+    qtbot.keyClick(window.graph_tab.view, Qt.Key.Key_Right)
+    assert window.session.stepper.position == 2
+    qtbot.keyClick(window.graph_tab.view, Qt.Key.Key_Left)
+    assert window.session.stepper.position == 1
+    qtbot.keyClick(window.graph_tab.view, Qt.Key.Key_End)
+    assert window.session.at_end
+    qtbot.keyClick(window.graph_tab.view, Qt.Key.Key_Home)
+    assert window.session.stepper.position == 0
+
+
+def test_step_back_undoes_exactly_one_step(window):
+    tab = window.graph_tab
+    history = [displayed(window)]
+    while tab.actions["step"].isEnabled():
+        tab.actions["step"].trigger()
+        history.append(displayed(window))
+    last = window.session.stepper.current  # the final backward step: w1 * x1's rule
+    tab.actions["back"].trigger()
+    now = displayed(window)
+    assert now == history[-2]
+    changed = {i for i, (a, b) in enumerate(zip(history[-1], now)) if a != b}
+    index = {node: i for i, node in enumerate(window.session.program.nodes)}
+    assert changed == {index[c.parent] for c in last.contributions}
+    for i in changed:  # only the gradients changed back, not names or values
+        assert history[-1][i][:2] == now[i][:2]
+
+
+def test_shared_node_visibly_sums_its_paths(window):
+    window.open_preset(str(PRESETS / "02-ab-plus-a.expr"))
+    tab = window.graph_tab
+    a = window.session.program.inputs["a"]
+    shown = []
+    while tab.actions["step"].isEnabled():
+        tab.actions["step"].trigger()
+        text = tab.scene.value_item_of(a).texts()[2]
+        if not shown or shown[-1] != text:
+            shown.append(text)
+    assert shown == ["grad = ·", "grad = 1", "grad = 5"]
+
+
+def test_broken_expression_keeps_text_and_last_good_graph(window):
+    before = window.session.program
+    items = list(window.graph_tab.scene.value_items)
+    broken = "x = 1\ny = log(x - 1)\n"
+    window.editor.editor.setPlainText(broken)
+    window.editor.build_action.trigger()
+    assert window.editor.text() == broken
+    assert window.editor.error.isVisible()
+    assert window.editor.error.text().startswith("Line 2, col 5: log needs a positive number")
+    assert window.editor.editor.error_line == 2
+    assert window.session.program is before
+    assert window.graph_tab.scene.value_items == items
+    assert "line 2, col 5" in window.statusBar().currentMessage()
+    window.editor.editor.setPlainText("x = 2\ny = x * x")
+    window.editor.build_action.trigger()
+    assert not window.editor.error.isVisible()
+    assert window.session.program.output_name == "y"
+
+
+def test_play_runs_to_the_end_by_itself(window, qtbot):
+    tab = window.graph_tab
+    tab.speed.setValue(tab.speed.maximum())
+    tab.actions["play"].trigger()
+    assert tab.timer.isActive()
+    qtbot.waitUntil(lambda: window.session.at_end, timeout=10_000)
+    qtbot.waitUntil(lambda: not tab.timer.isActive(), timeout=2_000)
+    assert not tab.actions["play"].isChecked()
+    assert grad_shown(window, "w2") == "grad = -4"
+
+
+def test_stepping_never_moves_a_node(window):
+    scene = window.graph_tab.scene
+    positions = [item.pos() for item in scene.value_items]
+    window.graph_tab.actions["end"].trigger()
+    window.graph_tab.actions["back"].trigger()
+    assert [item.pos() for item in scene.value_items] == positions
+
+
+def test_layout_is_deterministic_and_left_to_right():
+    program = parse((PRESETS / "07-xor-row.expr").read_text())
+    index = {node: i for i, node in enumerate(program.nodes)}
+    parents = [tuple(index[p] for p in node.parents) for node in program.nodes]
+    first, second = layered_layout(parents), layered_layout(parents)
+    assert first == second
+    for i, ps in enumerate(parents):
+        for p in ps:  # every edge points right
+            assert first.layer[("v", p)] < first.layer[("o", i)] < first.layer[("v", i)]
+
+
+def test_presets_all_build(window):
+    titles = [title for title, _ in list_presets()]
+    assert len(titles) >= 8
+    for _, path in list_presets():
+        window.open_preset(str(path))
+        assert not window.editor.error.isVisible(), path
+
+
+def test_inspector_explains_the_current_rule(window):
+    tab = window.graph_tab
+    stepper = window.session.stepper
+    tanh_node = window.session.program.names["p"]
+    while not (stepper.current is not None and getattr(stepper.current, "node", None)
+               is tanh_node):
+        tab.actions["step"].trigger()
+    text = window.inspector.toPlainText()
+    assert "d tanh(z)/dz = 1 - tanh(z)^2" in text
+    assert "from (p - y)" in text or "from p - y" in text
+
+
+def test_large_graph_is_laid_out_off_the_gui_thread(window, qtbot):
+    n = LARGE + 200
+    text = "x = 0.5\n" + "".join(f"a{k} = tanh(a{k - 1})\n" if k else "a0 = tanh(x)\n"
+                                 for k in range(n))
+    window.editor.editor.setPlainText(text)
+    window.editor.build_action.trigger()
+    qtbot.waitUntil(lambda: len(window.graph_tab.scene.value_items) == n + 1, timeout=20_000)
+    assert "labels are hidden until you zoom in" in window.statusBar().currentMessage()
+    assert not window.graph_tab.scene.value_items[0].name.isVisible()
+
+
+def test_settings_remember_the_program(qtbot):
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.editor.editor.setPlainText("q = 2\nr = q * 3")
+    first.close()
+    second = MainWindow()
+    qtbot.addWidget(second)
+    assert second.editor.text() == "q = 2\nr = q * 3"
+    assert second.session.program.output_name == "r"
+    second.close()
+
+
+def test_open_refuses_binary_and_keeps_the_program(window, tmp_path, dialogs):
+    binary = tmp_path / "binary.expr"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    before = window.editor.text()
+    assert not window.open_file(str(binary))
+    assert window.editor.text() == before
+    assert dialogs and dialogs[-1][0] == "warning"
+    assert "binary" in dialogs[-1][2]
+
+
+def test_save_and_open_round_trip(window, tmp_path):
+    path = tmp_path / "mine.expr"
+    window.editor.editor.setPlainText("u = 1.5\nv = exp(u)")
+    assert window.save_to(path)
+    assert path.read_text() == "u = 1.5\nv = exp(u)"
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.expr"]  # no temporary left
+    window.open_preset(str(PRESETS / "01-neuron.expr"))
+    assert window.open_file(str(path))
+    assert window.session.program.output_name == "v"
+
+
+def test_export_png_and_svg(window, tmp_path):
+    from gui.export import write_scene
+
+    window.graph_tab.actions["end"].trigger()
+    png, svg = tmp_path / "g.png", tmp_path / "g.svg"
+    assert write_scene(window.graph_tab.scene, str(png))
+    assert write_scene(window.graph_tab.scene, str(svg))
+    image = QImage(str(png))
+    assert image.width() > 400 and image.height() > 100
+    assert "<svg" in svg.read_text() and "loss" in svg.read_text()
+
+
+def test_screenshot_command(tmp_path):
+    out = tmp_path / "shot.png"
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), "screenshot", str(out),
+                             "--steps", "1000"], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(out))
+    assert image.width() >= 1200 and image.height() >= 700
