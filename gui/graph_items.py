@@ -7,7 +7,7 @@ then only re-labelled and re-coloured as the user steps.
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -61,7 +61,9 @@ class ValueItem(QGraphicsRectItem):
         self.name = _text(self, 9.5, bold=True)
         self.value = _text(self, 8.5)
         self.grad = _text(self, 8.5)
-        self.name.setText(name)
+        metrics = QFontMetricsF(self.name.font())
+        self.name.setText(metrics.elidedText(name, Qt.TextElideMode.ElideRight, VALUE_W - 8))
+        self.setToolTip(name)
         self._place(self.name, -VALUE_H / 2 + 3)
         self._state = None
         self.set_state("?", "", border=INK, width=1.0, faint=True)

@@ -29,7 +29,7 @@ from gui.graph_items import (
 )
 from gui.layout import GraphLayout
 
-GAP_AFTER_VALUE = 96.0  # edges leaving a value carry a label in the backward pass
+GAP_AFTER_VALUE = 120.0 # edges leaving a value carry a label in the backward pass
 GAP_AFTER_OP = 36.0
 ROW_H = VALUE_H + 30.0
 LARGE = 1500     # above this many nodes, labels show only when zoomed in
@@ -41,12 +41,11 @@ def box_title(node: Value) -> str:
         return node.label
     if not node.parents:
         return "const"
-    text = expression(node)
-    return text if len(text) <= 18 else "…"
+    return expression(node)
 
 
 def contribution_label(local: float, upstream: float, contribution: float) -> str:
-    return f"{short(local)} × {short(upstream)} = {short(contribution)}"
+    return f"{short(local)} × {short(upstream)}\n= {short(contribution)}"
 
 
 def short(x: float) -> str:
@@ -205,6 +204,12 @@ class GraphScene(QGraphicsScene):
             label = contribution_label(c.local, c.upstream, c.contribution)
             color = CURRENT if is_current else BACKWARD
             edge.set_style(color, 2.2 if is_current else 1.2, True, label, bold=is_current)
+
+    def current_item(self) -> ValueItem | None:
+        """The box of the node the last step was about, if any."""
+        current = self.stepper.current if self.stepper else None
+        node = getattr(current, "node", current)
+        return None if node is None else self.value_item_of(node)
 
     def value_item_of(self, node: Value) -> ValueItem:
         return self.value_items[self._index[node]]

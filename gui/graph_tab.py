@@ -165,6 +165,7 @@ class GraphTab(QWidget):
     def _on_moved(self, previous: int) -> None:
         if self.scene.stepper is self.session.stepper:
             self.scene.refresh(previous)
+            self.view.follow(self.scene.current_item())
         self._update_phase()
 
     def _update_phase(self) -> None:

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGraphicsView
 from gui.graph_scene import GraphScene
 
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
+READABLE_SCALE = 0.75     # a new graph is never shown smaller than this: it scrolls instead
 
 
 class GraphView(QGraphicsView):
@@ -29,7 +30,7 @@ class GraphView(QGraphicsView):
     def graph_changed(self) -> None:
         """A new graph is in the scene: labels start as the scene set them, then fit."""
         self._labels_shown = not self.scene().large
-        self.fit()
+        self.fit(readable=not self.scene().large)
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -47,8 +48,10 @@ class GraphView(QGraphicsView):
             self._update_labels()
             self.zoomed.emit(self.scale_factor())
 
-    def fit(self) -> None:
-        """Show the whole graph, but never magnify a small graph beyond 100%."""
+    def fit(self, readable: bool = False) -> None:
+        """Show the whole graph, never magnified beyond 100%. With `readable`, never
+        shrink below READABLE_SCALE either: show the graph's left end (where the
+        forward pass starts) and let the view follow the steps from there."""
         scene = self.scene()
         rect = scene.itemsBoundingRect().adjusted(-20, -20, 20, 20)
         self.resetTransform()
@@ -58,8 +61,18 @@ class GraphView(QGraphicsView):
         if self.scale_factor() > 1.0:
             self.resetTransform()
             self.centerOn(rect.center())
+        elif readable and self.scale_factor() < READABLE_SCALE:
+            self.resetTransform()
+            self.scale(READABLE_SCALE, READABLE_SCALE)
+            visible = self.viewport().width() / READABLE_SCALE
+            self.centerOn(rect.left() + visible / 2, rect.center().y())
         self._update_labels()
         self.zoomed.emit(self.scale_factor())
+
+    def follow(self, item) -> None:
+        """Scroll just enough to keep `item` in view."""
+        if item is not None:
+            self.ensureVisible(item, 80, 40)
 
     def _update_labels(self) -> None:
         scene = self.scene()

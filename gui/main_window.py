@@ -128,7 +128,7 @@ class MainWindow(QMainWindow):
         for key in ("step", "back", "play", "reset", "end"):
             step.addAction(self.graph_tab.actions[key])
         view = bar.addMenu("&View")
-        self._action(view, "&Fit graph", self.graph_tab.view.fit, "Ctrl+0",
+        self._action(view, "&Fit graph", lambda: self.graph_tab.view.fit(), "Ctrl+0",
                      "Zoom to show the whole graph")
         self._action(view, "Zoom &in", lambda: self.graph_tab.view.zoom_by(1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.graph_tab.view.zoom_by(0.8), "Ctrl+-")

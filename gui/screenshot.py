@@ -25,7 +25,7 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     QApplication.processEvents()
     window.graph_tab.stop_worker()  # a large graph's layout must land before the picture
     QApplication.processEvents()
-    window.graph_tab.view.fit()
+    window.graph_tab.view.graph_changed()
     window.session.seek(steps)
     QApplication.processEvents()
     ok = window.grab().save(out)
