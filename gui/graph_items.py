@@ -1,10 +1,14 @@
 """The drawn pieces of a computation graph: value boxes, op circles and edges.
 
 Built from Qt's own shape and text items (painted in C++), created once per graph and
-then only re-labelled and re-coloured as the user steps.
+then only re-labelled and re-coloured as the user steps. Anything not needed yet (an
+edge's label, its position on the curve) is made on first use, so that a graph of
+thousands of nodes is quick to build.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QPen
@@ -32,96 +36,131 @@ RECEIVED = QColor("#16a34a")   # a parent that just received a contribution
 BACKWARD = QColor("#2563eb")   # gradient flow already applied
 WRONG = QColor("#dc2626")
 EDGE = QColor("#6b7280")
+LABEL_GROUND = QColor(255, 255, 255, 230)
 
 
-def _font(size: float, bold: bool = False) -> QFont:
-    font = QFont()
-    font.setPointSizeF(size)
-    font.setBold(bold)
-    return font
+@cache
+def font(size: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPointSizeF(size)
+    f.setBold(bold)
+    return f
+
+
+@cache
+def pen(rgba: int, width: float, dashed: bool = False) -> QPen:
+    p = QPen(QColor.fromRgba(rgba), width)
+    p.setCosmetic(True)
+    if dashed:
+        p.setStyle(Qt.PenStyle.DashLine)
+    return p
+
+
+CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
 def _text(parent: QGraphicsItem, size: float, bold: bool = False) -> QGraphicsSimpleTextItem:
     item = QGraphicsSimpleTextItem(parent)
-    item.setFont(_font(size, bold))
+    item.setCacheMode(CACHED)  # text is drawn once per zoom level, then blitted
+    item.setFont(font(size, bold))
     item.setBrush(INK)
     return item
 
 
 class ValueItem(QGraphicsRectItem):
-    """A value node: its name, its value and its gradient, each labelled."""
+    """A value node: its name, then its value and its gradient, each labelled.
 
-    def __init__(self, index: int, role: str, name: str):
+    While labels are hidden (a large graph, zoomed out) texts are only remembered, and
+    laid out when they are first shown.
+    """
+
+    def __init__(self, index: int, role: str, name: str, labels: bool = True):
         super().__init__(-VALUE_W / 2, -VALUE_H / 2, VALUE_W, VALUE_H)
         self.index = index
-        self.role = role
         self.setBrush(FILL[role])
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.name = _text(self, 9.5, bold=True)
-        self.value = _text(self, 8.5)
-        self.grad = _text(self, 8.5)
-        metrics = QFontMetricsF(self.name.font())
-        self.name.setText(metrics.elidedText(name, Qt.TextElideMode.ElideRight, VALUE_W - 8))
-        self.setToolTip(name)
-        self._place(self.name, -VALUE_H / 2 + 3)
+        self.full_name = name
+        self.name: QGraphicsSimpleTextItem | None = None
+        self.numbers: QGraphicsSimpleTextItem | None = None  # "value = …" / "grad = …"
+        self._labels = labels
         self._state = None
         self.set_state("?", "", border=INK, width=1.0, faint=True)
 
-    def _place(self, item: QGraphicsSimpleTextItem, top: float) -> None:
-        w = item.boundingRect().width()
-        item.setPos(-w / 2, top)
+    def _make_texts(self) -> None:
+        self.name = _text(self, 9.5, bold=True)
+        metrics = QFontMetricsF(self.name.font())
+        self.name.setText(metrics.elidedText(self.full_name, Qt.TextElideMode.ElideRight,
+                                             VALUE_W - 8))
+        self.name.setPos(-self.name.boundingRect().width() / 2, -VALUE_H / 2 + 3)
+        self.setToolTip(self.full_name)
+        self.numbers = _text(self, 8.5)
+        self.numbers.setPos(-VALUE_W / 2 + 10, -VALUE_H / 2 + 21)
 
     def set_state(self, value: str, grad: str, border: QColor, width: float,
                   faint: bool) -> None:
-        """Show `value` and `grad` (already formatted) with the given border."""
+        """Show `value` and `grad` (already formatted; '' for not yet) with this border."""
         state = (value, grad, border.rgba(), width, faint)
         if state == self._state:
             return  # nothing changed: no repaint
         self._state = state
-        self.value.setText(f"value = {value}")
-        self.grad.setText(f"grad = {grad}" if grad else "grad = ·")
-        ink = FAINT if faint else INK
-        self.value.setBrush(ink)
-        self.grad.setBrush(INK if grad else FAINT)
-        self._place(self.value, -VALUE_H / 2 + 21)
-        self._place(self.grad, -VALUE_H / 2 + 38)
-        pen = QPen(border, width)
-        pen.setCosmetic(width <= 1.0)
-        self.setPen(pen)
+        self.setPen(pen(border.rgba(), width))
+        if self._labels:
+            self._show_numbers()
+
+    def _show_numbers(self) -> None:
+        if self.numbers is None:
+            self._make_texts()
+        value, grad, _, _, faint = self._state
+        self.numbers.setText(f"value = {value}\ngrad = {grad or '·'}")
+        self.numbers.setBrush(FAINT if faint else INK)
 
     def texts(self) -> tuple[str, str, str]:
         """(name, value line, grad line) as displayed: what tests and users read."""
-        return self.name.text(), self.value.text(), self.grad.text()
+        if self.numbers is None:
+            self._make_texts()
+            self._show_numbers()
+            self.set_labels_visible(self._labels)
+        value, grad = self.numbers.text().split("\n")
+        return self.name.text(), value, grad
 
     def set_labels_visible(self, visible: bool) -> None:
-        for item in (self.name, self.value, self.grad):
-            item.setVisible(visible)
+        self._labels = visible
+        if visible:
+            self._show_numbers()
+        if self.numbers is not None:
+            self.name.setVisible(visible)
+            self.numbers.setVisible(visible)
 
 
 class OpItem(QGraphicsEllipseItem):
-    """An operation: a small circle with its symbol."""
+    """An operation: a small circle with its symbol (made when labels are first shown)."""
 
-    def __init__(self, index: int, symbol: str):
+    def __init__(self, index: int, symbol: str, labels: bool = True):
         super().__init__(-OP_D / 2, -OP_D / 2, OP_D, OP_D)
         self.index = index
         self.setBrush(QColor("#f3f4f6"))
-        self.setPen(QPen(EDGE, 1.2))
-        self.symbol = _text(self, 9.0 if len(symbol) <= 2 else 7.0, bold=True)
-        self.symbol.setText(symbol)
-        r = self.symbol.boundingRect()
-        self.symbol.setPos(-r.width() / 2, -r.height() / 2)
+        self.setPen(pen(EDGE.rgba(), 1.2))
+        self.symbol_text = symbol
+        self.symbol: QGraphicsSimpleTextItem | None = None
         self._state = None
+        if labels:
+            self.set_labels_visible(True)
 
     def set_active(self, color: QColor | None) -> None:
         state = None if color is None else color.rgba()
         if state == self._state:
             return
         self._state = state
-        self.setPen(QPen(EDGE if color is None else color, 1.2 if color is None else 2.5))
+        self.setPen(pen(EDGE.rgba(), 1.2) if color is None else pen(color.rgba(), 2.5))
 
     def set_labels_visible(self, visible: bool) -> None:
-        self.symbol.setVisible(visible)
+        if visible and self.symbol is None:
+            self.symbol = _text(self, 9.0 if len(self.symbol_text) <= 2 else 7.0, bold=True)
+            self.symbol.setText(self.symbol_text)
+            r = self.symbol.boundingRect()
+            self.symbol.setPos(-r.width() / 2, -r.height() / 2)
+        if self.symbol is not None:
+            self.symbol.setVisible(visible)
 
 
 class EdgeItem(QGraphicsPathItem):
@@ -131,9 +170,10 @@ class EdgeItem(QGraphicsPathItem):
         super().__init__()
         self.setZValue(-1)
         dx = max(30.0, (end.x() - start.x()) / 2)
-        path = QPainterPath(start)
         c1 = QPointF(start.x() + dx, start.y() + bend)
         c2 = QPointF(end.x() - dx, end.y() + bend)
+        self._controls = (start, c1, c2, end)
+        path = QPainterPath(start)
         path.cubicTo(c1, c2, end)
         # arrow head
         path.moveTo(end)
@@ -141,30 +181,9 @@ class EdgeItem(QGraphicsPathItem):
         path.moveTo(end)
         path.lineTo(end.x() - 7, end.y() + 4)
         self.setPath(path)
-        # the label sits where the curve crosses the middle of the gap, above the line
-        self._mid = self._point_at_x(path, (start.x() + end.x()) / 2)
-        # the label is a separate top-level item (add `tag` to the scene) drawn above
-        # every edge, on a white ground so that no line crosses its text
-        self.tag = QGraphicsRectItem()
-        self.tag.setZValue(2)
-        self.tag.setBrush(QColor(255, 255, 255, 230))
-        self.tag.setPen(QPen(Qt.PenStyle.NoPen))
-        self.tag.setVisible(False)
-        self.label = QGraphicsSimpleTextItem(self.tag)
-        self.label.setFont(_font(8.0))
+        self.tag: QGraphicsRectItem | None = None  # the label, made when first needed
         self._state = None
         self.set_style(EDGE, 1.0, dashed=False)
-
-    @staticmethod
-    def _point_at_x(path: QPainterPath, x: float) -> QPointF:
-        lo, hi = 0.0, 1.0
-        for _ in range(20):  # the curve's x grows along it, so bisect on the percentage
-            mid = (lo + hi) / 2
-            if path.pointAtPercent(mid).x() < x:
-                lo = mid
-            else:
-                hi = mid
-        return path.pointAtPercent(lo)
 
     def set_style(self, color: QColor, width: float, dashed: bool,
                   label: str = "", bold: bool = False) -> None:
@@ -172,19 +191,53 @@ class EdgeItem(QGraphicsPathItem):
         if state == self._state:
             return
         self._state = state
-        pen = QPen(color, width)
-        pen.setCosmetic(True)
-        if dashed:
-            pen.setStyle(Qt.PenStyle.DashLine)
-        self.setPen(pen)
-        self.tag.setVisible(bool(label))
+        self.setPen(pen(color.rgba(), width, dashed))
+        if label and self.tag is None:
+            self._make_tag()
+        if self.tag is not None:
+            self.tag.setVisible(bool(label))
         if label:
-            self.label.setText(label)
-            self.label.setBrush(color)
-            self.label.setFont(_font(8.0, bold))
-            r = self.label.boundingRect()
+            text = self.tag.childItems()[0]
+            text.setText(label)
+            text.setBrush(color)
+            text.setFont(font(8.0, bold))
+            r = text.boundingRect()
+            mid = self._middle()
             self.tag.setRect(-1, 0, r.width() + 2, r.height())
-            self.tag.setPos(self._mid.x() - r.width() / 2, self._mid.y() - r.height() / 2)
+            self.tag.setPos(mid.x() - r.width() / 2, mid.y() - r.height() / 2)
+
+    def _make_tag(self) -> None:
+        # a separate top-level item, above every edge, on a white ground so that no
+        # line crosses its text
+        self.tag = QGraphicsRectItem()
+        self.tag.setZValue(2)
+        self.tag.setBrush(LABEL_GROUND)
+        self.tag.setPen(QPen(Qt.PenStyle.NoPen))
+        QGraphicsSimpleTextItem(self.tag)
+        if self.scene() is not None:
+            self.scene().addItem(self.tag)
+
+    def _middle(self) -> QPointF:
+        """Where the curve crosses the middle of the gap it spans."""
+        p0, p1, p2, p3 = self._controls
+        x = (p0.x() + p3.x()) / 2
+
+        def at(t: float) -> QPointF:
+            u = 1 - t
+            return p0 * (u * u * u) + p1 * (3 * u * u * t) + p2 * (3 * u * t * t) + p3 * (t * t * t)
+
+        lo, hi = 0.0, 1.0
+        for _ in range(24):  # x grows along the curve, so bisect on t
+            mid = (lo + hi) / 2
+            if at(mid).x() < x:
+                lo = mid
+            else:
+                hi = mid
+        return at(lo)
 
     def label_rect(self) -> QRectF:
-        return self.tag.sceneBoundingRect()
+        return QRectF() if self.tag is None else self.tag.sceneBoundingRect()
+
+    def set_labels_visible(self, visible: bool) -> None:
+        if self.tag is not None and self._state and self._state[3]:
+            self.tag.setVisible(visible)

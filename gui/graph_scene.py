@@ -68,6 +68,7 @@ class GraphScene(QGraphicsScene):
         self._step_of: dict[int, int] = {}              # node -> its backward step number
         self._first_grad: dict[int, int] = {}           # node -> first step that sets grad
         self._shown: int = 0                            # stepper position last drawn
+        self.labels_visible = True
 
     @property
     def large(self) -> bool:
@@ -76,7 +77,12 @@ class GraphScene(QGraphicsScene):
     def build(self, stepper: Stepper, layout: GraphLayout, roles: dict[Value, str]) -> None:
         """Replace the scene's items with `stepper`'s graph placed by `layout`."""
         self.clear()
+        self.labels_visible = True
         self.stepper = stepper
+        # a large static scene paints faster with no index than with a BSP tree
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex
+                                if len(stepper.forward_steps) > LARGE
+                                else QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.nodes = stepper.forward_steps
         self._index = {node: i for i, node in enumerate(self.nodes)}
         self._step_of = {self._index[s.node]: j for j, s in enumerate(stepper.backward_steps)
@@ -87,15 +93,17 @@ class GraphScene(QGraphicsScene):
                 self._first_grad.setdefault(self._index[c.parent], j)
         xs = self._layer_positions(layout)
         self.value_items, self.op_items, self.in_edges, self.out_edges = [], {}, {}, {}
+        large = self.large
         for i, node in enumerate(self.nodes):
-            item = ValueItem(i, roles.get(node, "intermediate"), box_title(node))
+            item = ValueItem(i, roles.get(node, "intermediate"), box_title(node),
+                             labels=not large)
             item.setPos(xs[layout.layer[("v", i)]], layout.row[("v", i)] * ROW_H)
             self.addItem(item)
             self.value_items.append(item)
         for i, node in enumerate(self.nodes):
             if node.parents:
                 self._add_op(i, node, xs[layout.layer[("o", i)]], layout.row[("o", i)] * ROW_H)
-        if self.large:
+        if large:
             self.set_labels_visible(False)
         self._shown = stepper.position
         self.refresh()
@@ -113,7 +121,7 @@ class GraphScene(QGraphicsScene):
         return xs
 
     def _add_op(self, i: int, node: Value, x: float, y: float) -> None:
-        op = OpItem(i, op_symbol(node))
+        op = OpItem(i, op_symbol(node), labels=not self.large)
         op.setPos(x, y)
         self.addItem(op)
         self.op_items[i] = op
@@ -126,20 +134,22 @@ class GraphScene(QGraphicsScene):
             start = self.value_items[p].pos() + QPointF(VALUE_W / 2, 0)
             edge = EdgeItem(start, QPointF(x - OP_D / 2, y), bend=18.0 * repeat)
             self.addItem(edge)
-            self.addItem(edge.tag)
             edges.append(edge)
         self.in_edges[i] = edges
         end = self.value_items[i].pos() - QPointF(VALUE_W / 2, 0)
         out = EdgeItem(QPointF(x + OP_D / 2, y), end)
         self.addItem(out)
-        self.addItem(out.tag)
         self.out_edges[i] = out
 
     def set_labels_visible(self, visible: bool) -> None:
+        self.labels_visible = visible
         for item in self.value_items:
             item.set_labels_visible(visible)
         for op in self.op_items.values():
             op.set_labels_visible(visible)
+        for edges in self.in_edges.values():
+            for edge in edges:
+                edge.set_labels_visible(visible)
 
     # -- keeping up with the stepper ---------------------------------------------------------
 
@@ -204,6 +214,8 @@ class GraphScene(QGraphicsScene):
             label = contribution_label(c.local, c.upstream, c.contribution)
             color = CURRENT if is_current else BACKWARD
             edge.set_style(color, 2.2 if is_current else 1.2, True, label, bold=is_current)
+            if not self.labels_visible:
+                edge.set_labels_visible(False)
 
     def current_item(self) -> ValueItem | None:
         """The box of the node the last step was about, if any."""

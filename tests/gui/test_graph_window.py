@@ -166,7 +166,12 @@ def test_large_graph_is_laid_out_off_the_gui_thread(window, qtbot):
     window.editor.build_action.trigger()
     qtbot.waitUntil(lambda: len(window.graph_tab.scene.value_items) == n + 1, timeout=20_000)
     assert "labels are hidden until you zoom in" in window.statusBar().currentMessage()
-    assert not window.graph_tab.scene.value_items[0].name.isVisible()
+    scene, view = window.graph_tab.scene, window.graph_tab.view
+    assert not scene.labels_visible
+    view.zoom_by(1.0 / view.scale_factor())  # to 100%
+    assert scene.labels_visible
+    first = scene.value_items[0]
+    assert first.name.isVisible() and first.texts() == ("x", "value = ?", "grad = ·")
 
 
 def test_settings_remember_the_program(qtbot):

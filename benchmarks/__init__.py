@@ -1,0 +1,1 @@
+"""Speed and scale measurements (not tests): `python -m benchmarks`."""
