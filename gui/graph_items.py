@@ -56,12 +56,8 @@ def pen(rgba: int, width: float, dashed: bool = False) -> QPen:
     return p
 
 
-CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
-
-
 def _text(parent: QGraphicsItem, size: float, bold: bool = False) -> QGraphicsSimpleTextItem:
     item = QGraphicsSimpleTextItem(parent)
-    item.setCacheMode(CACHED)  # text is drawn once per zoom level, then blitted
     item.setFont(font(size, bold))
     item.setBrush(INK)
     return item
