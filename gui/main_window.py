@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from engine import ExpressionError, parse
 from engine.files import read_program, write_atomic
-from gui import export
+from gui import export, threads
 from gui.editor import PRESETS, EditorPanel
 from gui.graph_tab import GraphTab
 from gui.inspector import Inspector
@@ -284,6 +284,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.graph_tab.timer.stop()
         self.graph_tab.stop_worker()
+        threads.stop_all()
         if self.remember:
             self.settings.setValue("geometry", self.saveGeometry())
             self.settings.setValue("state", self.saveState())
