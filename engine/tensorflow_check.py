@@ -7,8 +7,9 @@ called: importing TensorFlow takes seconds, so nothing may do it at start-up.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
-from engine.language import Program
+from engine.language import Program, parse
 from engine.language.program import CONST, INPUT, POW
 
 INSTALL_HINT = "install it with: uv sync  (or: pip install tensorflow-cpu)"
@@ -59,3 +60,35 @@ def gradients(program: Program) -> dict[str, float]:
     names = list(variables)
     grads = tape.gradient(output, [variables[n] for n in names])
     return {n: (0.0 if g is None else float(g.numpy())) for n, g in zip(names, grads)}
+
+
+@dataclass(frozen=True)
+class GradientRow:
+    """One input: our gradient, TensorFlow's, and |ours - TensorFlow's|."""
+
+    name: str
+    ours: float
+    tensorflow: float
+    difference: float
+
+
+def cross_check(text: str) -> list[GradientRow]:
+    """Parse `text`, differentiate it with our engine and with TensorFlow (float64), and
+    compare input by input. Raises ExpressionError and TensorFlowUnavailable."""
+    program = parse(text)
+    program.output.backward()
+    theirs = gradients(program)
+    return [GradientRow(name, leaf.grad, theirs[name], abs(leaf.grad - theirs[name]))
+            for name, leaf in program.inputs.items()]
+
+
+def seed_float32() -> dict[str, float]:
+    """The seed page's own TensorFlow check: its neuron with TensorFlow's default
+    float32 variables. Returns dL/dw1, dL/dw2, dL/db. Raises TensorFlowUnavailable."""
+    tf = load()
+    w1, w2, b = tf.Variable(0.5), tf.Variable(-0.3), tf.Variable(0.1)
+    with tf.GradientTape() as tape:
+        z = w1 * 1.0 + w2 * 2.0 + b
+        loss = (tf.tanh(z) - 1.0) ** 2
+    grads = tape.gradient(loss, [w1, w2, b])
+    return {name: float(g.numpy()) for name, g in zip(("w1", "w2", "b"), grads)}

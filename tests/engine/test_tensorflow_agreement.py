@@ -1,0 +1,37 @@
+"""Our gradients against TensorFlow's tf.GradientTape on the same programs."""
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+from engine import ExpressionError, parse
+from engine.tensorflow_check import cross_check, gradients, seed_float32
+from tests.engine.helpers import NEURON
+from tests.engine.strategies import programs
+
+pytest.importorskip("tensorflow")
+
+
+def test_seeds_neuron_float64_is_exact():
+    rows = {r.name: r for r in cross_check(NEURON)}
+    assert [rows[n].tensorflow for n in ("w1", "w2", "b")] == [-2.0, -4.0, -2.0]
+    assert all(r.difference == 0.0 for r in rows.values())  # the seed's 0.00e+00
+
+
+def test_seeds_float32_snippet():
+    assert seed_float32() == {"w1": -2.0, "w2": -4.0, "b": -2.0}
+
+
+def test_input_the_output_ignores_gets_zero():
+    assert gradients(parse("a = 1; b = 2; c = a * 3")) == {"a": 3.0, "b": 0.0}
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(programs())
+def test_random_programs_agree_with_tensorflow_float64(text):
+    try:
+        rows = cross_check(text)
+    except ExpressionError:
+        assume(False)
+    for r in rows:
+        assert abs(r.ours - r.tensorflow) <= 1e-12 * max(1.0, abs(r.ours)), (text, r)
