@@ -11,7 +11,8 @@ from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 
 
-def describe_node(node: Value, stepper: Stepper, role: str) -> str:
+def describe_node(node: Value, stepper: Stepper, role: str,
+                  tf_grad: float | None = None) -> str:
     """HTML for the inspector: name, op, value, gradient, rules, contributions so far."""
     name = display_name(node, "(unnamed)")
     revealed = stepper.is_revealed(node)
@@ -29,6 +30,9 @@ def describe_node(node: Value, stepper: Stepper, role: str) -> str:
         ("gradient", f"{node.grad!r}" if received else
          "not reached yet (step the backward pass)"),
     ]
+    if tf_grad is not None:
+        rows.append(("tf.GradientTape", f"{tf_grad!r} (the whole backward pass, in "
+                     f"TensorFlow; difference {abs(tf_grad - _final_grad(node, stepper)):.1e})"))
     parts = ["<table cellspacing='4'>"]
     parts += [f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows]
     parts.append("</table>")
@@ -61,8 +65,19 @@ class Inspector(QTextBrowser):
         self.setOpenLinks(False)
         self.setPlaceholderText("Click a value box, or step, to inspect a node.")
 
-    def show_node(self, node: Value | None, stepper: Stepper | None, role: str = "") -> None:
+    def show_node(self, node: Value | None, stepper: Stepper | None, role: str = "",
+                  tf_grad: float | None = None) -> None:
         if node is None or stepper is None:
             self.clear()
             return
-        self.setHtml(describe_node(node, stepper, role))
+        self.setHtml(describe_node(node, stepper, role, tf_grad))
+
+
+def _final_grad(node: Value, stepper: Stepper) -> float:
+    """The node's gradient after the whole backward pass, read from the stepper's plan."""
+    final = 0.0
+    for step in stepper.backward_steps:
+        for c in step.contributions:
+            if c.parent is node:
+                final = c.after
+    return final

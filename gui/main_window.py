@@ -22,7 +22,9 @@ from gui import export, threads
 from gui.editor import PRESETS, EditorPanel
 from gui.graph_tab import GraphTab
 from gui.inspector import Inspector
+from gui.rules_tab import RulesTab
 from gui.session import Session
+from gui.tensorflow_checker import READY, TensorFlowChecker
 
 APP_NAME = "Autograd Debugger"
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
@@ -55,10 +57,13 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_NAME)
         self.resize(1400, 860)
 
+        self.checker = TensorFlowChecker(self)
         self.graph_tab = GraphTab(self.session, self)
+        self.rules_tab = RulesTab(self.session, self.checker, self)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.graph_tab, "Graph")
-        for key in TABS[1:]:
+        self.tabs.addTab(self.rules_tab, "Rules")
+        for key in TABS[2:]:
             page = QLabel(f"<h3>{key.capitalize()}: coming soon</h3><p>{COMING[key]}</p>", self)
             page.setAlignment(Qt.AlignmentFlag.AlignCenter)
             page.setWordWrap(True)
@@ -88,6 +93,10 @@ class MainWindow(QMainWindow):
         self.graph_tab.scene.selectionChanged.connect(self._update_inspector)
         self.session.moved.connect(self._update_inspector)
         self.session.loaded.connect(self._update_inspector)
+        self.session.loaded.connect(self._cross_check)
+        self.checker.status.connect(self.show_status)
+        self.checker.busy.connect(self.progress.setVisible)
+        self.checker.changed.connect(self._update_inspector)
 
         self._restore(path)
 
@@ -258,6 +267,12 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message)
 
     @Slot()
+    def _cross_check(self) -> None:
+        """Once TensorFlow is loaded, every new program is checked against it."""
+        if self.checker.state == READY:
+            self.rules_tab.request_check()
+
+    @Slot()
     def _update_inspector(self) -> None:
         scene = self.graph_tab.scene
         stepper = self.session.stepper
@@ -267,7 +282,10 @@ class MainWindow(QMainWindow):
             current = stepper.current
             node = getattr(current, "node", current)
         role = self.session.roles().get(node, "intermediate") if node is not None else ""
-        self.inspector.show_node(node, stepper, role)
+        tf_grad = None
+        if node is not None and role == "input":
+            tf_grad = self.checker.gradient_of(self.session.generation, node.label)
+        self.inspector.show_node(node, stepper, role, tf_grad)
 
     @Slot()
     def show_shortcuts(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 TAB_NAMES = ("graph", "rules", "modes", "xor", "pitfalls")
 
@@ -16,6 +17,7 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
 
     from gui.app import application
     from gui.main_window import MainWindow
+    from gui.tensorflow_checker import LOADING
 
     app = application()
     window = MainWindow(expr, remember=False)
@@ -28,6 +30,12 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     window.graph_tab.view.graph_changed()
     window.session.seek(steps)
     QApplication.processEvents()
+    if tab == "rules":  # show the TensorFlow check finished, as a user would see it
+        deadline = time.monotonic() + 120
+        while window.checker.state == LOADING and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.05)
+        QApplication.processEvents()
     ok = window.grab().save(out)
     window.close()
     app.processEvents()

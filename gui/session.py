@@ -23,11 +23,13 @@ class Session(QObject):
         self.program: Program | None = None
         self.stepper: Stepper | None = None
         self.source_name = ""
+        self.generation = 0  # counts loads, so results for an old program can be told apart
 
     def load(self, program: Program, source_name: str = "") -> None:
         self.program = program
         self.stepper = Stepper(program.output)
         self.source_name = source_name
+        self.generation += 1
         self.loaded.emit()
 
     def roles(self) -> dict:

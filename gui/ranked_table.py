@@ -1,0 +1,131 @@
+"""A table whose rows re-rank when a column header is clicked, each numeric cell with a
+bar drawn from its value: the seed's "measured table, ranked"."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QHeaderView, QStyledItemDelegate, QTableView
+
+SORT_ROLE = Qt.ItemDataRole.UserRole
+BAR_ROLE = Qt.ItemDataRole.UserRole + 1  # the bar's length, 0..1, or None for no bar
+_ROOT = QModelIndex()
+
+
+class Column:
+    """A column: its header, how to read a row, how to show it, and its bar's scale."""
+
+    def __init__(self, header: str, read, fmt=str, log: bool = False, tip: str = ""):
+        self.header, self.read, self.fmt, self.log, self.tip = header, read, fmt, log, tip
+
+
+class RankedModel(QAbstractTableModel):
+    """Rows of any records, shown through `columns`. Bars span each column's smallest to
+    largest value (on a log scale for `log` columns); both ends come from the data."""
+
+    def __init__(self, columns: list[Column], parent=None):
+        super().__init__(parent)
+        self.columns = columns
+        self.rows: list = []
+        self._ranges: list[tuple[float, float] | None] = []
+
+    def set_rows(self, rows: list) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self._ranges = [self._range(c) for c in self.columns]
+        self.endResetModel()
+
+    def _scaled(self, column: Column, value) -> float | None:
+        if not isinstance(value, (int, float)) or isinstance(value, bool) \
+                or not math.isfinite(value):
+            return None
+        if column.log:
+            return math.log10(value) if value > 0 else None
+        return abs(value)
+
+    def _range(self, column: Column) -> tuple[float, float] | None:
+        values = [self._scaled(column, column.read(r)) for r in self.rows]
+        values = [v for v in values if v is not None]
+        return (min(values), max(values)) if values else None
+
+    def rowCount(self, parent=_ROOT) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=_ROOT) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.columns[section].header
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self.columns[section].tip or None
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        column = self.columns[index.column()]
+        value = column.read(self.rows[index.row()])
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.fmt(value)
+        if role == SORT_ROLE:
+            return value if value is not None else float("-inf")
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == BAR_ROLE:
+            scaled, span = self._scaled(column, value), self._ranges[index.column()]
+            if scaled is None or span is None:
+                return None
+            lo, hi = span
+            if column.log:  # a decade of room below the smallest, so it still shows
+                lo -= 1.0
+            return 1.0 if hi == lo else (scaled - lo) / (hi - lo)
+        return None
+
+
+class BarDelegate(QStyledItemDelegate):
+    """Paints a pale bar under a number, its length from BAR_ROLE."""
+
+    COLOR = QColor(37, 99, 235, 60)
+
+    def paint(self, painter, option, index) -> None:
+        share = index.data(BAR_ROLE)
+        if share is not None:
+            rect = QRectF(option.rect).adjusted(2, 3, -2, -3)
+            rect.setWidth(max(1.0, rect.width() * share))
+            painter.fillRect(rect, self.COLOR)
+        super().paint(painter, option, index)
+
+
+class RankedTable(QTableView):
+    """A sortable table view with bars, over a RankedModel."""
+
+    def __init__(self, columns: list[Column], parent=None):
+        super().__init__(parent)
+        self.source = RankedModel(columns, self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.source)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.setModel(self.proxy)
+        self.setItemDelegate(BarDelegate(self))
+        self.setSortingEnabled(True)
+        self.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the rows' own order first
+        self.verticalHeader().hide()
+        self.setAlternatingRowColors(True)
+        self.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.setWordWrap(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.horizontalHeader().setToolTip("Click a column to rank the rows by it")
+
+    def set_rows(self, rows: list) -> None:
+        self.source.set_rows(rows)
+        self.resizeRowsToContents()
+
+    def column_texts(self, column: int) -> list[str]:
+        """The cells of `column` in the order shown."""
+        return [self.proxy.index(r, column).data() for r in range(self.proxy.rowCount())]

@@ -1,0 +1,242 @@
+"""The Rules tab: every rule proven, why autodiff is not a finite difference, and the
+current program checked against TensorFlow."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.checks import step_size_errors
+from engine.reference import reference_derivative
+from engine.rules import rule_errors
+from engine.tensorflow_check import INSTALL_HINT
+from gui import plots
+from gui.ranked_table import Column, RankedTable
+from gui.session import Session
+from gui.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
+
+MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
+
+
+def sci(x) -> str:
+    return "—" if x is None else ("0" if x == 0 else f"{x:.2e}")
+
+
+def num(x) -> str:
+    return "—" if x is None else f"{x:.8g}"
+
+
+WHY = ("These errors belong to the central difference, not to the engine: with a step of "
+       "1e-6 a central difference is only accurate to about 1e-10 (its truncation error "
+       "grows with h², its round-off error with 1/h). Autograd applies each rule exactly, "
+       "so against the calculus column its error is 0. The chain and the shared node are "
+       "where a wrong engine would show up.")
+
+
+class RulesTab(QWidget):
+    def __init__(self, session: Session, checker: TensorFlowChecker, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.checker = checker
+        self._dirty = True
+
+        # left: the rules
+        self.rule_plot = plots.plot_widget(self)
+        self.rule_plot.setMinimumHeight(260)
+        self.rows = rule_errors()
+        plots.rule_bars(self.rule_plot.getPlotItem(), self.rows)
+        why = QLabel(WHY, self)
+        why.setWordWrap(True)
+        self.rule_table = RankedTable([
+            Column("rule", lambda r: r.name),
+            Column("autograd", lambda r: r.autograd, num),
+            Column("calculus", lambda r: r.analytic, num, tip=""),
+            Column("central diff.", lambda r: r.central, num,
+                   tip="(f(x+h) − f(x−h)) / 2h with h = 1e-6"),
+            Column("|ag − cd|", lambda r: r.error_fd, sci, log=True,
+                   tip="|autograd − central difference|: the bars above"),
+            Column("|ag − calculus|", lambda r: r.error_analytic, sci, log=True),
+        ], self)
+        self.rule_table.setObjectName("rule_table")
+        self.rule_table.set_rows(self.rows)
+        left = QGroupBox("Every rule, checked three ways (click a column to rank by it)", self)
+        box = QVBoxLayout(left)
+        box.addWidget(self.rule_plot, 3)
+        box.addWidget(why)
+        box.addWidget(self.rule_table, 2)
+
+        # right, top: the step-size lesson
+        self.input_box = QComboBox(self)
+        self.input_box.setToolTip("The input whose derivative is checked")
+        self.input_box.currentTextChanged.connect(self._on_input)
+        self.step_plot = plots.plot_widget(self)
+        self.step_note = QLabel(self)
+        self.step_note.setWordWrap(True)
+        lesson = QGroupBox("Why autodiff is not numerical differentiation", self)
+        box = QVBoxLayout(lesson)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Derivative with respect to:", self))
+        row.addWidget(self.input_box, 1)
+        box.addLayout(row)
+        box.addWidget(self.step_plot, 1)
+        box.addWidget(self.step_note)
+
+        # right, bottom: TensorFlow
+        self.tf_status = QLabel(self)
+        self.tf_status.setObjectName("tf_status")
+        self.tf_status.setWordWrap(True)
+        self.tf_button = QPushButton("Check against TensorFlow", self)
+        self.tf_button.setToolTip("Run this program under tf.GradientTape in float64")
+        self.tf_button.clicked.connect(self.request_check)
+        self.tf_table = RankedTable([
+            Column("input", lambda r: r.name),
+            Column("ours", lambda r: r.ours, num),
+            Column("tf.GradientTape", lambda r: r.tensorflow, num),
+            Column("|difference|", lambda r: r.difference, sci, log=True),
+        ], self)
+        self.tf_table.setObjectName("tf_table")
+        self.float32 = QLabel(self)
+        self.float32.setWordWrap(True)
+        tf_group = QGroupBox("The same program under TensorFlow (float64)", self)
+        box = QVBoxLayout(tf_group)
+        row = QHBoxLayout()
+        row.addWidget(self.tf_status, 1)
+        row.addWidget(self.tf_button)
+        box.addLayout(row)
+        box.addWidget(self.tf_table, 1)
+        box.addWidget(self.float32)
+
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.addWidget(lesson)
+        right.addWidget(tf_group)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([560, 560])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(split)
+
+        session.loaded.connect(self._on_loaded)
+        checker.changed.connect(self._show_tensorflow)
+        self._show_tensorflow()
+
+    # -- the current program --------------------------------------------------------------------
+
+    @Slot()
+    def _on_loaded(self) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self._refresh()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self._refresh()
+        if self.checker.state == IDLE:
+            self.request_check()  # the first time TensorFlow is needed
+
+    def _refresh(self) -> None:
+        self._dirty = False
+        program = self.session.program
+        if program is None:
+            return
+        current = self.input_box.currentText()
+        self.input_box.blockSignals(True)
+        self.input_box.clear()
+        self.input_box.addItems(list(program.inputs))
+        if current in program.inputs:
+            self.input_box.setCurrentText(current)
+        self.input_box.blockSignals(False)
+        self._draw_lesson()
+
+    @Slot(str)
+    def _on_input(self, _name: str) -> None:
+        self._draw_lesson()
+
+    def _draw_lesson(self) -> None:
+        program = self.session.program
+        name = self.input_box.currentText()
+        plot = self.step_plot.getPlotItem()
+        if not name:
+            plot.clear()
+            self.step_note.setText("This program has no inputs to differentiate.")
+            return
+        if len(program.values) > MAX_LESSON_NODES:
+            plot.clear()
+            self.step_note.setText(f"This program has {len(program.values):,} nodes; the "
+                                   f"lesson runs programs of up to {MAX_LESSON_NODES:,}.")
+            return
+        exact = reference_derivative(program, name)
+        stepper_grads = _gradients(program)
+        ours = stepper_grads[name]
+        rows = step_size_errors(program, name, exact)
+        plots.step_size_curve(plot, rows, abs(ours - exact), name)
+        valid = [r for r in rows if r.error is not None]
+        best = min(valid, key=lambda r: r.error) if valid else None
+        best_text = (f"The best step, h = {best.h:.0e}, still leaves an error of "
+                     f"{best.error:.1e}. " if best else "")
+        error = abs(ours - exact)
+        self.step_note.setText(
+            f"<span style='color:#2563eb'>●—</span> the central difference's error for each "
+            f"step h; <span style='color:#dc2626'>- -</span> autodiff's error, "
+            f"{'exactly 0' if error == 0 else f'{error:.1e}'}, the same for every h (it has "
+            f"no step). {best_text}Large steps suffer truncation error, small ones "
+            f"round-off. Exact d{program.output_name}/d{name} = {exact!r}, from 50-digit "
+            "arithmetic.")
+
+    # -- TensorFlow ---------------------------------------------------------------------
+
+    @Slot()
+    def request_check(self) -> None:
+        program = self.session.program
+        if program is not None:
+            self.checker.check(self.session.generation, program.source, len(program.values))
+
+    @Slot()
+    def _show_tensorflow(self) -> None:
+        checker = self.checker
+        state = checker.state
+        self.tf_button.setEnabled(state not in (LOADING, UNAVAILABLE))
+        if state == UNAVAILABLE:
+            self.tf_status.setText(f"TensorFlow could not be imported, so this check is off; "
+                                   f"everything else works. To turn it on, {INSTALL_HINT}.")
+            self.tf_table.set_rows([])
+            self.float32.clear()
+            return
+        if state == IDLE:
+            self.tf_status.setText("TensorFlow is loaded the first time this tab opens.")
+        elif state == LOADING:
+            self.tf_status.setText("Loading TensorFlow (first time only, a few seconds)…")
+        elif checker.message:
+            self.tf_status.setText(checker.message)
+        elif checker.generation == self.session.generation:
+            worst_diff = max((r.difference for r in checker.rows), default=0.0)
+            self.tf_status.setText(f"{len(checker.rows)} inputs; largest difference "
+                                   f"{worst_diff:.2e}.")
+        else:
+            self.tf_status.setText("Press the button to check this program.")
+        self.tf_table.set_rows(checker.rows if checker.generation == self.session.generation
+                               else [])
+        if checker.float32 is not None:
+            g = checker.float32
+            self.float32.setText(
+                "The seed page's own snippet (TensorFlow's default float32): "
+                f"dL/dw1 = {g['w1']:.8f}, dL/dw2 = {g['w2']:.8f}, dL/db = {g['b']:.8f}.")
+
+
+def _gradients(program) -> dict[str, float]:
+    """Our gradients of a program, computed on a fresh copy (the stepper owns the graph's
+    gradients, which may be mid-way through the backward pass)."""
+    copy = program.rebuild()
+    copy.output.backward()
+    return {name: leaf.grad for name, leaf in copy.inputs.items()}

@@ -1,0 +1,116 @@
+"""The Rules tab: the rule check, the step-size lesson and the TensorFlow cross-check."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from engine import tensorflow_check
+from gui.tensorflow_checker import READY, UNAVAILABLE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def open_rules(window, qtbot):
+    window.tabs.setCurrentWidget(window.rules_tab)
+    qtbot.waitUntil(window.rules_tab.isVisible, timeout=5_000)
+    return window.rules_tab
+
+
+def click_header(qtbot, table, column):
+    header = table.horizontalHeader()
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=header.viewport().rect().center().__class__(x, 5))
+
+
+@pytest.fixture
+def no_tensorflow(monkeypatch):
+    """TensorFlow's import fails, as on a machine without it."""
+    def refuse():
+        raise tensorflow_check.TensorFlowUnavailable(
+            f"TensorFlow cannot be imported (simulated); {tensorflow_check.INSTALL_HINT}")
+    monkeypatch.setattr(tensorflow_check, "load", refuse)
+
+
+def test_rule_plot_names_the_worst_case(window, qtbot, no_tensorflow):
+    tab = open_rules(window, qtbot)
+    title = tab.rule_plot.getPlotItem().titleLabel.text
+    assert "13 cases, worst error 6.11e-10 on power (cube)" in title
+    assert len(tab.rule_table.column_texts(0)) == 13
+
+
+def test_clicking_a_header_re_ranks_the_rows(window, qtbot, no_tensorflow):
+    tab = open_rules(window, qtbot)
+    table = tab.rule_table
+    error_column = 4  # |ag − cd|
+    assert table.model().headerData(error_column, Qt.Orientation.Horizontal) == "|ag − cd|"
+    click_header(qtbot, table, error_column)
+    first = [float(t) for t in table.column_texts(error_column)]
+    first_names = table.column_texts(0)
+    click_header(qtbot, table, error_column)
+    second = [float(t) for t in table.column_texts(error_column)]
+    second_names = table.column_texts(0)
+    assert first == sorted(first) and second == sorted(second, reverse=True)
+    assert first[0] < first[-1]
+    assert first_names[0].startswith("chain")       # the smallest error
+    assert second_names[0] == "power (cube)"        # the worst
+
+
+def test_step_size_lesson_follows_the_chosen_input(window, qtbot, no_tensorflow):
+    tab = open_rules(window, qtbot)
+    assert [tab.input_box.itemText(i) for i in range(tab.input_box.count())][:3] == \
+        ["w1", "w2", "b"]
+    tab.input_box.setCurrentText("w2")
+    assert "dloss/dw2 = -4.0" in tab.step_note.text()
+    assert "exactly 0" in tab.step_note.text()
+    curves = tab.step_plot.getPlotItem().listDataItems()
+    assert len(curves) == 2
+    xs, ys = curves[0].getData()
+    assert len(xs) == 13  # h from 1e-1 to 1e-13
+
+
+def test_tab_works_without_tensorflow(window, qtbot, no_tensorflow):
+    tab = open_rules(window, qtbot)
+    qtbot.waitUntil(lambda: window.checker.state == UNAVAILABLE, timeout=10_000)
+    assert "could not be imported" in tab.tf_status.text()
+    assert "pip install tensorflow-cpu" in tab.tf_status.text()
+    assert not tab.tf_button.isEnabled()
+    window.graph_tab.actions["end"].trigger()  # everything else still works
+    assert window.session.at_end
+
+
+def test_tensorflow_cross_check_of_the_neuron(window, qtbot):
+    pytest.importorskip("tensorflow")
+    tab = open_rules(window, qtbot)
+    qtbot.waitUntil(lambda: window.checker.state == READY and bool(window.checker.rows),
+                    timeout=120_000)
+    rows = {r.name: r for r in window.checker.rows}
+    assert [rows[n].tensorflow for n in ("w1", "w2", "b")] == [-2.0, -4.0, -2.0]
+    assert tab.tf_table.column_texts(0) == ["w1", "w2", "b", "x1", "x2", "y"]
+    assert tab.tf_table.column_texts(3) == ["0"] * 6
+    assert "dL/dw1 = -2.00000000" in tab.float32.text()
+    # the inspector shows TensorFlow's gradient beside ours for a leaf
+    window.tabs.setCurrentWidget(window.graph_tab)
+    leaf_item = window.graph_tab.scene.value_item_of(window.session.program.inputs["w2"])
+    leaf_item.setSelected(True)
+    assert "tf.GradientTape" in window.inspector.toPlainText()
+    assert "-4.0" in window.inspector.toPlainText()
+    # a new program is checked automatically now that TensorFlow is loaded
+    window.build("a = 3\nb = a * a")
+    qtbot.waitUntil(lambda: window.checker.generation == window.session.generation,
+                    timeout=30_000)
+    assert window.checker.gradient_of(window.session.generation, "a") == 6.0
+
+
+def test_window_start_does_not_import_tensorflow():
+    code = ("import os, sys\nos.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+            "from gui.app import application\nfrom gui.main_window import MainWindow\n"
+            "app = application()\nw = MainWindow(remember=False)\nw.show()\n"
+            "app.processEvents()\nprint('tensorflow' in sys.modules)\nw.close()\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
