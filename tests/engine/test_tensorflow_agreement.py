@@ -35,3 +35,10 @@ def test_random_programs_agree_with_tensorflow_float64(text):
         assume(False)
     for r in rows:
         assert abs(r.ours - r.tensorflow) <= 1e-12 * max(1.0, abs(r.ours)), (text, r)
+
+
+def test_zeroth_power_at_zero_is_where_tensorflow_gives_nan():
+    """d(x**0)/dx at 0: ours is 0 (x**0 is the constant 1), TensorFlow's is nan."""
+    rows = {r.name: r for r in cross_check("a = 0.0\nv = a**0 + a")}
+    assert rows["a"].ours == 1.0
+    assert rows["a"].tensorflow != rows["a"].tensorflow  # nan
