@@ -22,6 +22,7 @@ from gui import export, threads
 from gui.editor import PRESETS, EditorPanel
 from gui.graph_tab import GraphTab
 from gui.inspector import Inspector
+from gui.modes_tab import ModesTab
 from gui.rules_tab import RulesTab
 from gui.session import Session
 from gui.tensorflow_checker import READY, TensorFlowChecker
@@ -32,7 +33,6 @@ TABS = ("graph", "rules", "modes", "xor", "pitfalls")
 COMING = {
     "rules": "Every derivative rule checked against calculus and a central difference, "
              "and this program's gradients against TensorFlow.",
-    "modes": "Forward mode against reverse mode, measured: a timing sweep and its plots.",
     "xor": "A 2-2-1 tanh network learning XOR live: loss curve and decision surface.",
     "pitfalls": "The classic autograd bugs switched on, beside the right answers.",
 }
@@ -63,7 +63,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.graph_tab, "Graph")
         self.tabs.addTab(self.rules_tab, "Rules")
-        for key in TABS[2:]:
+        self.modes_tab = ModesTab(self)
+        self.modes_tab.status.connect(self.show_status)
+        self.tabs.addTab(self.modes_tab, "Modes")
+        for key in TABS[3:]:
             page = QLabel(f"<h3>{key.capitalize()}: coming soon</h3><p>{COMING[key]}</p>", self)
             page.setAlignment(Qt.AlignmentFlag.AlignCenter)
             page.setWordWrap(True)
@@ -302,6 +305,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.graph_tab.timer.stop()
         self.graph_tab.stop_worker()
+        self.modes_tab.stop()
         threads.stop_all()
         if self.remember:
             self.settings.setValue("geometry", self.saveGeometry())

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from engine.checks import StepError
+from engine.modes import SweepRow, break_even
 from engine.rules import TOLERANCE, RuleError, worst
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
@@ -87,3 +88,67 @@ def step_size_curve(plot: pg.PlotItem, rows: list[StepError], autodiff_error: fl
     plot.setLabel("left", "|error|")
     plot.getViewBox().invertX(True)  # smaller steps to the right, as one would try them
     plot.setMouseEnabled(x=False, y=False)
+
+
+FORWARD = QColor("#dc2626")
+REVERSE = QColor("#2563eb")
+
+
+def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
+    """Milliseconds per full gradient against parameter count, log-log, both modes, with
+    the break-even point marked."""
+    plot.clear()
+    style(plot)
+    plot.setLogMode(x=True, y=True)
+    plot.showGrid(x=True, y=True, alpha=0.25)
+    plot.setLabel("bottom", "parameters N")
+    plot.setLabel("left", "ms per full gradient")
+    if not rows:
+        return
+    ordered = sorted(rows, key=lambda r: r.n)
+    ns = [r.n for r in ordered]
+    plot.plot(ns, [max(r.forward_ms, 1e-6) for r in ordered], pen=pg.mkPen(FORWARD, width=2),
+              symbol="o", symbolSize=7, symbolBrush=FORWARD, symbolPen=None)
+    plot.plot(ns, [max(r.reverse_ms, 1e-6) for r in ordered], pen=pg.mkPen(REVERSE, width=2),
+              symbol="s", symbolSize=7, symbolBrush=REVERSE, symbolPen=None)
+    last = ordered[-1]
+    for value, color, text in ((last.forward_ms, FORWARD, "forward mode"),
+                               (last.reverse_ms, REVERSE, "reverse mode")):
+        # to the left of the last point, so it never leaves the plot
+        label = pg.TextItem(f"{text}: {value:.3g} ms", color=color, anchor=(1.05, 0.5))
+        label.setPos(math.log10(last.n), math.log10(max(value, 1e-6)))
+        plot.addItem(label)
+    values = [math.log10(max(v, 1e-6)) for r in ordered for v in (r.forward_ms, r.reverse_ms)]
+    plot.setYRange(min(values) - 0.3, max(values) + 0.3, padding=0)
+    even = break_even(ordered)
+    if even is not None and len(ordered) > 1:
+        line = pg.InfiniteLine(pos=math.log10(even), angle=90,
+                               pen=pg.mkPen(LINE, style=Qt.PenStyle.DashLine),
+                               label=f"break-even ≈ {even:.3g}",
+                               labelOpts={"position": 0.9, "color": "#374151"})
+        plot.addItem(line)
+
+
+def modes_ratio(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
+    """Forward ms / reverse ms as bars, one per size, each labelled with its value."""
+    plot.clear()
+    style(plot)
+    plot.setLogMode(x=False, y=False)
+    plot.setLabel("bottom", "parameters N")
+    plot.setLabel("left", "forward ÷ reverse")
+    ordered = sorted(rows, key=lambda r: r.n)
+    if not ordered:
+        return
+    xs = list(range(len(ordered)))
+    plot.addItem(pg.BarGraphItem(x=xs, height=[r.ratio for r in ordered], width=0.7,
+                                 brush=pg.mkBrush(FORWARD), pen=pg.mkPen(None)))
+    for x, r in zip(xs, ordered):
+        text = pg.TextItem(f"{r.ratio:.1f}×", color="#111827", anchor=(0.5, 1.1))
+        text.setPos(x, r.ratio)
+        plot.addItem(text)
+    plot.getAxis("bottom").setTicks([[(x, f"{r.n:,}") for x, r in zip(xs, ordered)]])
+    plot.addItem(pg.InfiniteLine(pos=1.0, angle=0,
+                                 pen=pg.mkPen(LINE, style=Qt.PenStyle.DashLine)))
+    top = max(r.ratio for r in ordered)
+    plot.setYRange(0, top * 1.15, padding=0)
+    plot.setXRange(-0.6, len(ordered) - 0.4, padding=0)

@@ -80,9 +80,11 @@ class RankedModel(QAbstractTableModel):
             if scaled is None or span is None:
                 return None
             lo, hi = span
+            if hi == lo:
+                return None  # every row alike: a bar would say nothing
             if column.log:  # a decade of room below the smallest, so it still shows
                 lo -= 1.0
-            return 1.0 if hi == lo else (scaled - lo) / (hi - lo)
+            return None if hi == lo else (scaled - lo) / (hi - lo)
         return None
 
 

@@ -30,6 +30,13 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     window.graph_tab.view.graph_changed()
     window.session.seek(steps)
     QApplication.processEvents()
+    if tab == "modes":  # a finished sweep, as a user would see it after pressing Start
+        window.modes_tab.start_sweep()
+        deadline = time.monotonic() + 600
+        while window.modes_tab.running and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.05)
+        QApplication.processEvents()
     if tab == "rules":  # show the TensorFlow check finished, as a user would see it
         deadline = time.monotonic() + 120
         while window.checker.state == LOADING and time.monotonic() < deadline:

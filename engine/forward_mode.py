@@ -1,0 +1,107 @@
+"""Forward mode: dual numbers carrying a primal value and a tangent.
+
+The rules are the Value rules, applied forward: every operation computes its output's
+primal and, by the chain rule, its tangent (d output / d t along the seeded direction).
+One pass gives one directional derivative, so a full gradient takes one pass per
+parameter: the cost the seed page measures against reverse mode.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+
+class Dual:
+    """A number `primal` with its derivative `tangent` along one direction."""
+
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, primal: float, tangent: float = 0.0):
+        self.primal = float(primal)
+        self.tangent = float(tangent)
+
+    def __repr__(self) -> str:
+        return f"Dual(primal={self.primal!r}, tangent={self.tangent!r})"
+
+    def __add__(self, other) -> Dual:
+        if isinstance(other, Dual):
+            return Dual(self.primal + other.primal, self.tangent + other.tangent)
+        return Dual(self.primal + other, self.tangent)
+
+    def __sub__(self, other) -> Dual:
+        if isinstance(other, Dual):
+            return Dual(self.primal - other.primal, self.tangent - other.tangent)
+        return Dual(self.primal - other, self.tangent)
+
+    def __mul__(self, other) -> Dual:
+        if isinstance(other, Dual):  # (ab)' = a'b + ab'
+            return Dual(self.primal * other.primal,
+                        self.tangent * other.primal + self.primal * other.tangent)
+        return Dual(self.primal * other, self.tangent * other)
+
+    def __truediv__(self, other) -> Dual:
+        if isinstance(other, Dual):  # (a/b)' = a'/b - (a/b) b'/b
+            q = self.primal / other.primal
+            return Dual(q, self.tangent / other.primal - q * other.tangent / other.primal)
+        return Dual(self.primal / other, self.tangent / other)
+
+    def __pow__(self, exponent) -> Dual:
+        k = float(exponent)
+        local = 0.0 if k == 0.0 else k * math.pow(self.primal, k - 1.0)
+        return Dual(math.pow(self.primal, k), local * self.tangent)
+
+    def __radd__(self, other) -> Dual:
+        return Dual(other + self.primal, self.tangent)
+
+    def __rsub__(self, other) -> Dual:
+        return Dual(other - self.primal, -self.tangent)
+
+    def __rmul__(self, other) -> Dual:
+        return Dual(other * self.primal, other * self.tangent)
+
+    def __rtruediv__(self, other) -> Dual:
+        q = other / self.primal
+        return Dual(q, -q * self.tangent / self.primal)
+
+    def __neg__(self) -> Dual:
+        return Dual(-self.primal, -self.tangent)
+
+    def tanh(self) -> Dual:
+        t = math.tanh(self.primal)
+        return Dual(t, (1.0 - t * t) * self.tangent)
+
+    def relu(self) -> Dual:
+        x = self.primal
+        return Dual(x if x > 0.0 else 0.0, self.tangent if x > 0.0 else 0.0)
+
+    def exp(self) -> Dual:
+        e = math.exp(self.primal)
+        return Dual(e, e * self.tangent)
+
+    def log(self) -> Dual:
+        return Dual(math.log(self.primal), self.tangent / self.primal)
+
+    def sigmoid(self) -> Dual:
+        x = self.primal
+        if x >= 0.0:
+            s = 1.0 / (1.0 + math.exp(-x))
+        else:
+            e = math.exp(x)
+            s = e / (1.0 + e)
+        return Dual(s, s * (1.0 - s) * self.tangent)
+
+
+def jvp(f: Callable, primals: Sequence[float], tangents: Sequence[float]) -> tuple[float, float]:
+    """(f(primals), the derivative of f at primals along tangents), in one forward pass.
+
+    `f` takes a list of numbers and must use only operations Dual supports.
+    """
+    out = f([Dual(p, t) for p, t in zip(primals, tangents)])
+    return out.primal, out.tangent
+
+
+def forward_gradient(f: Callable, primals: Sequence[float]) -> list[float]:
+    """The full gradient of scalar `f` at `primals` by forward mode: one pass per input."""
+    n = len(primals)
+    return [jvp(f, primals, [1.0 if j == i else 0.0 for j in range(n)])[1] for i in range(n)]

@@ -1,0 +1,91 @@
+"""Forward mode against reverse mode: same gradients, and a sweep that can be stopped."""
+
+import math
+
+import pytest
+
+from engine.forward_mode import Dual, forward_gradient, jvp
+from engine.modes import (
+    SIZES,
+    Problem,
+    Progress,
+    SweepRow,
+    break_even,
+    passes_table,
+    reverse_gradient,
+    timing_sweep,
+)
+from engine.modes import (
+    forward_gradient as forward_mode_gradient,
+)
+
+
+@pytest.mark.parametrize("n", [n for n in SIZES if n <= 800])
+def test_forward_and_reverse_gradients_agree(n):
+    problem = Problem.make(n)
+    forward, reverse = forward_mode_gradient(problem), reverse_gradient(problem)
+    assert len(forward) == len(reverse) == n
+    assert max(abs(f - r) for f, r in zip(forward, reverse)) <= 1e-12
+    assert any(abs(g) > 1e-3 for g in reverse)  # a real gradient, not all zeros
+
+
+@pytest.mark.slow
+def test_forward_and_reverse_agree_at_1600():
+    problem = Problem.make(1600)
+    forward, reverse = forward_mode_gradient(problem), reverse_gradient(problem)
+    assert max(abs(f - r) for f, r in zip(forward, reverse)) <= 1e-12
+
+
+def test_dual_rules_match_calculus():
+    x = 0.7
+    cases = [
+        (lambda v: v[0] * v[0] * v[0], 3 * x * x),
+        (lambda v: (v[0] ** 3) / (v[0] + 2.0), (3 * x**2 * (x + 2) - x**3) / (x + 2) ** 2),
+        (lambda v: 2.0 / v[0] - v[0], -2 / x**2 - 1),
+        (lambda v: 1.0 - v[0].tanh(), -(1 - math.tanh(x) ** 2)),
+        (lambda v: v[0].exp().log() + v[0].sigmoid(),
+         1 + math.exp(-x) / (1 + math.exp(-x)) ** 2),
+        (lambda v: (-v[0]).relu() + v[0].relu(), 1.0),
+    ]
+    for f, slope in cases:
+        assert jvp(f, [x], [1.0])[1] == pytest.approx(slope, rel=1e-14)
+
+
+def test_forward_gradient_of_the_seeds_neuron():
+    def loss(p):
+        w1, w2, b = p
+        return ((w1 * 1.0 + w2 * 2.0 + b).tanh() - 1.0) ** 2
+    assert forward_gradient(loss, [0.5, -0.3, 0.1]) == [-2.0, -4.0, -2.0]
+    assert repr(Dual(1.0, 2.0)) == "Dual(primal=1.0, tangent=2.0)"
+
+
+def test_sweep_yields_progress_and_one_row_per_size():
+    records = list(timing_sweep(sizes=(2, 5, 10), repeats=2))
+    rows = [r for r in records if isinstance(r, SweepRow)]
+    assert [r.n for r in rows] == [2, 5, 10]
+    assert all(isinstance(r, Progress) for r in records if not isinstance(r, SweepRow))
+    assert records[-2].done == records[-2].total  # the last progress is complete
+    for r in rows:
+        assert r.forward_ms > 0 and r.reverse_ms > 0
+        assert r.ratio == pytest.approx(r.forward_ms / r.reverse_ms)
+        assert r.max_difference <= 1e-12
+
+
+def test_sweep_stops_when_no_longer_iterated():
+    sweep = timing_sweep(sizes=(400, 800), repeats=3)
+    first = next(sweep)
+    assert isinstance(first, Progress) and first.n == 400
+    sweep.close()  # a caller stops by no longer iterating
+
+
+def test_passes_table_is_computed():
+    rows = passes_table()
+    assert [(r.parameters, r.forward_passes, r.reverse_passes) for r in rows] == [
+        (2, 2, 1), (100, 100, 1), (10_000, 10_000, 1), (1_000_000, 1_000_000, 1)]
+
+
+def test_break_even_interpolates_on_log_scales():
+    rows = [SweepRow(2, 0.5, 1.0, 0.5, 0.0), SweepRow(8, 2.0, 1.0, 2.0, 0.0)]
+    assert break_even(rows) == pytest.approx(4.0)
+    assert break_even([SweepRow(2, 3.0, 1.0, 3.0, 0.0)]) == 2.0
+    assert break_even([SweepRow(2, 0.5, 1.0, 0.5, 0.0)]) is None

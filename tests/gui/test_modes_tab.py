@@ -1,0 +1,63 @@
+"""The Modes tab: the sweep in a worker, cancel, and a window that keeps responding."""
+
+from gui import threads
+
+
+def open_modes(window, qtbot, sizes, repeats=1):
+    tab = window.modes_tab
+    tab.sizes, tab.repeats = sizes, repeats
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(tab.isVisible, timeout=5_000)
+    return tab
+
+
+def test_sweep_fills_the_table_and_plots(window, qtbot):
+    tab = open_modes(window, qtbot, (2, 5, 10, 20))
+    tab.start.click()
+    assert tab.running and not tab.start.isEnabled() and tab.cancel.isEnabled()
+    qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
+    assert [r.n for r in tab.rows] == [2, 5, 10, 20]
+    assert tab.table.column_texts(0) == ["2", "5", "10", "20"]
+    assert tab.bar.value() == 1000
+    assert tab.state.text() == "Done: 4 sizes timed."
+    timing = tab.timing_plot.getPlotItem().listDataItems()
+    assert [len(c.getData()[0]) for c in timing] == [4, 4]
+    assert "agree to" in tab.agreement.text()
+    assert all(r.max_difference <= 1e-12 for r in tab.rows)
+
+
+def test_cancel_stops_the_worker_promptly(window, qtbot):
+    tab = open_modes(window, qtbot, (800, 1600), repeats=3)
+    tab.start.click()
+    qtbot.waitUntil(lambda: tab.bar.value() > 0, timeout=30_000)  # mid-way through
+    tab.cancel.click()
+    qtbot.waitUntil(lambda: not tab.running, timeout=2_000)
+    assert not threads.running()
+    assert tab.state.text().startswith("Cancelled after")
+    assert tab.start.isEnabled()
+
+
+def test_window_responds_during_the_sweep(window, qtbot):
+    tab = open_modes(window, qtbot, (400, 800, 1600), repeats=3)
+    tab.start.click()
+    qtbot.waitUntil(lambda: tab.bar.value() > 0, timeout=30_000)
+    window.tabs.setCurrentWidget(window.graph_tab)
+    for _ in range(5):  # the GUI thread handles the user's steps while the worker times
+        window.graph_tab.actions["step"].trigger()
+        qtbot.wait(20)
+    assert window.session.stepper.position == 5
+    assert tab.running
+    tab.cancel_sweep()
+    qtbot.waitUntil(lambda: not tab.running, timeout=5_000)
+
+
+def test_closing_the_window_mid_sweep_stops_the_worker(qtbot):
+    from gui.main_window import MainWindow
+
+    w = MainWindow(remember=False)
+    qtbot.addWidget(w)
+    w.modes_tab.sizes = (800, 1600)
+    w.modes_tab.start_sweep()
+    qtbot.waitUntil(lambda: w.modes_tab.bar.value() > 0, timeout=30_000)
+    w.close()
+    assert not threads.running()
