@@ -2,6 +2,7 @@
 
     python main.py [FILE.expr]            open the window
     python main.py grad FILE|- [--tf] [--fd] [--pitfall overwrite|no-sort] [--json]
+    python main.py train [--epochs N] [--lr ETA] [--seed S] [--json]
     python main.py screenshot OUT.png [--tab graph|rules|modes|xor|pitfalls] [--expr FILE]
                                       [--steps N]
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-COMMANDS = ("grad", "screenshot")
+COMMANDS = ("grad", "train", "screenshot")
 
 
 def _window_parser() -> argparse.ArgumentParser:
@@ -33,6 +34,12 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         parser.description = "Print the gradient of the output with respect to every input."
         grad.add_arguments(parser)
         parser.set_defaults(run=grad.run)
+    elif command == "train":
+        from cli import train
+
+        parser.description = "Train a 2-2-1 network on XOR and report it as the seed page does."
+        train.add_arguments(parser)
+        parser.set_defaults(run=train.run)
     elif command == "screenshot":
         parser.description = "Render the window offscreen to a PNG file."
         parser.add_argument("out", metavar="OUT.png")

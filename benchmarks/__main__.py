@@ -6,7 +6,7 @@ import argparse
 import json
 import platform
 
-from benchmarks import graph_view
+from benchmarks import graph_view, xor
 
 
 def main() -> None:
@@ -16,11 +16,14 @@ def main() -> None:
     args = parser.parse_args()
     sizes = (500, 1000) if args.quick else (500, 1000, 5000)
     rows = graph_view.measure(sizes, repeats=2 if args.quick else 5)
+    training = xor.measure(args.quick)
     if args.json:
-        print(json.dumps({"machine": platform.platform(), "graph_view": rows}))
+        print(json.dumps({"machine": platform.platform(), "graph_view": rows,
+                          "xor": training}))
     else:
         print(f"machine: {platform.platform()}, Python {platform.python_version()}")
         print(graph_view.report(rows))
+        print(xor.report(training))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from engine import ExpressionError, parse
 from engine.files import read_program, write_atomic
-from gui import export, threads
+from gui import export, process_job, threads
 from gui.editor import PRESETS, EditorPanel
 from gui.graph_tab import GraphTab
 from gui.inspector import Inspector
@@ -26,6 +26,7 @@ from gui.modes_tab import ModesTab
 from gui.rules_tab import RulesTab
 from gui.session import Session
 from gui.tensorflow_checker import READY, TensorFlowChecker
+from gui.xor_tab import XorTab
 
 APP_NAME = "Autograd Debugger"
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
@@ -33,7 +34,6 @@ TABS = ("graph", "rules", "modes", "xor", "pitfalls")
 COMING = {
     "rules": "Every derivative rule checked against calculus and a central difference, "
              "and this program's gradients against TensorFlow.",
-    "xor": "A 2-2-1 tanh network learning XOR live: loss curve and decision surface.",
     "pitfalls": "The classic autograd bugs switched on, beside the right answers.",
 }
 SHORTCUTS = [
@@ -66,7 +66,10 @@ class MainWindow(QMainWindow):
         self.modes_tab = ModesTab(self)
         self.modes_tab.status.connect(self.show_status)
         self.tabs.addTab(self.modes_tab, "Modes")
-        for key in TABS[3:]:
+        self.xor_tab = XorTab(self)
+        self.xor_tab.status.connect(self.show_status)
+        self.tabs.addTab(self.xor_tab, "XOR")
+        for key in TABS[4:]:
             page = QLabel(f"<h3>{key.capitalize()}: coming soon</h3><p>{COMING[key]}</p>", self)
             page.setAlignment(Qt.AlignmentFlag.AlignCenter)
             page.setWordWrap(True)
@@ -306,7 +309,9 @@ class MainWindow(QMainWindow):
         self.graph_tab.timer.stop()
         self.graph_tab.stop_worker()
         self.modes_tab.stop()
+        self.xor_tab.stop()
         threads.stop_all()
+        process_job.stop_all()
         if self.remember:
             self.settings.setValue("geometry", self.saveGeometry())
             self.settings.setValue("state", self.saveState())

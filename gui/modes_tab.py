@@ -1,8 +1,8 @@
-"""The Modes tab: forward mode against reverse mode, timed in a worker thread."""
+"""The Modes tab: forward mode against reverse mode, timed in a child process."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -14,42 +14,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.modes import SIZES, Progress, SweepRow, break_even, passes_table, timing_sweep
-from gui import plots, threads
+from engine.modes import SIZES, Progress, SweepRow, break_even, passes_table
+from gui import plots
+from gui.process_job import ProcessJob
 from gui.ranked_table import Column, RankedTable
 
 INTRO = ("The function is the seed's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
          "differentiated with respect to its N weights. Reverse mode builds the graph once and "
          "makes one backward pass; forward mode makes one pass of dual numbers per weight. "
          "Both use the same rules in plain Python, so the ratio is the modes' alone.")
-
-
-class SweepWorker(QObject):
-    """Drives `timing_sweep` in its own thread; stops between yields when asked."""
-
-    progress = Signal(float, float, int)  # done, total, size being timed
-    row = Signal(object)                  # a SweepRow (a frozen record: a copy)
-    finished = Signal(bool)               # True if it ran to the end
-
-    def __init__(self, sizes, repeats: int):
-        super().__init__()
-        self.sizes, self.repeats = tuple(sizes), repeats
-        self.abort = False  # set from the GUI thread; read between yields
-
-    @Slot()
-    def work(self) -> None:
-        completed = True
-        try:
-            for record in timing_sweep(self.sizes, self.repeats):
-                if self.abort:
-                    completed = False
-                    break
-                if isinstance(record, Progress):
-                    self.progress.emit(record.done, record.total, record.n)
-                else:
-                    self.row.emit(record)
-        finally:
-            self.finished.emit(completed)
 
 
 class ModesTab(QWidget):
@@ -59,8 +32,11 @@ class ModesTab(QWidget):
         super().__init__(parent)
         self.sizes, self.repeats = sizes, repeats
         self.rows: list[SweepRow] = []
-        self._worker: SweepWorker | None = None
-        self._thread = None
+        self._job: ProcessJob | None = None
+        self._cancelled = False
+        self.timer = QTimer(self)
+        self.timer.setInterval(50)
+        self.timer.timeout.connect(self._on_tick)
 
         self.start = QPushButton("Start", self)
         self.start.setToolTip("Time a full gradient in both modes at every size")
@@ -140,56 +116,71 @@ class ModesTab(QWidget):
 
     @property
     def running(self) -> bool:
-        return self._worker is not None
+        return self._job is not None
 
     @Slot()
     def start_sweep(self) -> None:
+        """Time the sizes in a child process: the measurement is not slowed by the
+        window, and the window is not slowed by it."""
         if self.running:
             return
         self.rows = []
         self._show_rows()
         self.bar.setValue(0)
-        worker = SweepWorker(self.sizes, self.repeats)
-        worker.progress.connect(self._on_progress)
-        worker.row.connect(self._on_row)
-        worker.finished.connect(self._on_finished)
-        self._worker = worker
-        self._thread = threads.start(worker)
+        self._cancelled = False
+        self._job = ProcessJob("engine.modes", "timing_sweep", sizes=tuple(self.sizes),
+                               repeats=self.repeats)
+        self.timer.start()
         self.start.setEnabled(False)
         self.cancel.setEnabled(True)
-        self.state.setText("Timing…")
+        self.state.setText("Starting…")
         self.status.emit("Timing forward mode against reverse mode…")
 
     @Slot()
     def cancel_sweep(self) -> None:
-        if self._worker is not None:
-            self._worker.abort = True
+        if self._job is not None:
+            self._cancelled = True
+            self._job.request_stop()
             self.state.setText("Cancelling…")
 
     def stop(self) -> None:
-        """Cancel and wait for the worker (the window is closing)."""
-        self.cancel_sweep()
-        threads.stop(self._thread)
+        """End the sweep now (the window is closing)."""
+        if self._job is not None:
+            self._cancelled = True
+            self._job.stop()
+            self._on_tick()
 
-    @Slot(float, float, int)
-    def _on_progress(self, done: float, total: float, n: int) -> None:
-        self.bar.setValue(int(1000 * done / total))
-        self.state.setText(f"Timing N = {n:,}…")
+    @Slot()
+    def _on_tick(self) -> None:
+        job = self._job
+        if job is None:
+            return
+        new_rows = False
+        for record in job.drain():
+            if isinstance(record, Progress):
+                self.bar.setValue(int(1000 * record.done / record.total))
+                self.state.setText(f"Timing N = {record.n:,}…")
+            else:
+                self.rows.append(record)
+                new_rows = True
+        if new_rows:
+            self._show_rows()
+        if job.finished:
+            self._finish(job)
 
-    @Slot(object)
-    def _on_row(self, row: SweepRow) -> None:
-        self.rows.append(row)
-        self._show_rows()
-
-    @Slot(bool)
-    def _on_finished(self, completed: bool) -> None:
-        self._worker = self._thread = None
+    def _finish(self, job: ProcessJob) -> None:
+        self._job = None
+        self.timer.stop()
         self.start.setEnabled(True)
         self.cancel.setEnabled(False)
+        completed = not self._cancelled and job.error is None
         if completed:
             self.bar.setValue(1000)
-        text = (f"Done: {len(self.rows)} sizes timed." if completed
-                else f"Cancelled after {len(self.rows)} sizes.")
+            text = f"Done: {len(self.rows)} sizes timed."
+        elif job.error:
+            text = f"The sweep failed: {job.error}"
+        else:
+            text = f"Cancelled after {len(self.rows)} sizes."
         self.state.setText(text)
         self.status.emit(f"Modes sweep: {text}")
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from engine.checks import StepError
 from engine.modes import SweepRow, break_even
+from engine.nn import XOR, decision_surface, predictions
 from engine.rules import TOLERANCE, RuleError, worst
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
@@ -152,3 +154,81 @@ def modes_ratio(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     top = max(r.ratio for r in ordered)
     plot.setYRange(0, top * 1.15, padding=0)
     plot.setXRange(-0.6, len(ordered) - 0.4, padding=0)
+
+
+def loss_curve(plot: pg.PlotItem) -> pg.PlotDataItem:
+    """An empty loss-against-epoch curve on a log axis, made once and updated in place."""
+    style(plot)
+    plot.setLogMode(x=False, y=True)
+    plot.showGrid(x=True, y=True, alpha=0.25)
+    plot.setLabel("bottom", "epoch")
+    plot.setLabel("left", "loss")
+    curve = plot.plot(pen=pg.mkPen(BAR, width=2))
+    plot.disableAutoRange()
+    curve.setDownsampling(auto=True, method="peak")
+    curve.setClipToView(True)
+    return curve
+
+
+def update_loss_curve(curve: pg.PlotDataItem, losses, epochs: int | None = None) -> None:
+    """Show `losses` (epoch 1 first) against an x axis running to `epochs`. Values a log
+    axis cannot show (zero, negative, not finite) are left out, so a diverged run still
+    draws. The axes move only when the data leave whole decades or the epoch count
+    changes: redrawing axes every frame would cost more than the curve."""
+    y = np.asarray(losses, dtype=float)
+    x = np.arange(1, len(y) + 1, dtype=float)
+    keep = np.isfinite(y) & (y > 0)
+    curve.setData(x[keep], y[keep])
+    plot = curve.getViewBox()
+    if plot is None:
+        return
+    x_max = float(max(epochs or 0, len(y), 10))
+    low, high = -3.0, 1.0  # 1e-3 .. 10 until the data leave it
+    if keep.any():
+        logs = np.log10(y[keep])
+        low = min(low, float(np.floor(logs.min())))
+        high = max(high, float(np.ceil(logs.max())))
+    wanted = (x_max, low, high)
+    if getattr(curve, "_range", None) != wanted:
+        curve._range = wanted
+        plot.setRange(xRange=(0, x_max), yRange=(low, high), padding=0.02)
+
+
+SURFACE_MARGIN = 0.25
+SURFACE_COLORS = pg.ColorMap([0.0, 0.5, 1.0],
+                             [(234, 88, 12), (248, 248, 248), (37, 99, 235)])
+
+
+def decision_surface_items(plot: pg.PlotItem) -> pg.ImageItem:
+    """An image of the network's output over the input square with the four XOR points
+    marked (blue for target 1, orange for target 0); returns the image to update."""
+    style(plot)
+    plot.setAspectLocked(True)
+    plot.setLabel("bottom", "x1")
+    plot.setLabel("left", "x2")
+    image = pg.ImageItem(axisOrder="row-major")
+    image.setColorMap(SURFACE_COLORS)
+    plot.addItem(image)
+    colors = [pg.mkBrush("#2563eb" if t > 0.5 else "#ea580c") for _, t in XOR]
+    # a white ring, so that a dot on a background of its own colour (a right
+    # prediction) still shows
+    points = pg.ScatterPlotItem([x[0] for x, _ in XOR], [x[1] for x, _ in XOR], size=18,
+                                brush=colors, pen=pg.mkPen("w", width=3))
+    plot.addItem(points)
+    plot.setRange(xRange=(-SURFACE_MARGIN, 1 + SURFACE_MARGIN),
+                  yRange=(-SURFACE_MARGIN, 1 + SURFACE_MARGIN), padding=0)
+    plot.setMouseEnabled(x=False, y=False)
+    return image
+
+
+def update_decision_surface(image: pg.ImageItem, parameters, hidden: int,
+                            activation: str, resolution: int = 64) -> None:
+    surface = decision_surface(parameters, hidden, activation, resolution, SURFACE_MARGIN)
+    surface = np.nan_to_num(surface, nan=0.5, posinf=1.0, neginf=0.0)
+    image.setImage(np.clip(surface, 0.0, 1.0), levels=(0.0, 1.0))
+    span = 1 + 2 * SURFACE_MARGIN  # after setImage: the rect maps the image's pixels
+    image.setRect(-SURFACE_MARGIN, -SURFACE_MARGIN, span, span)
+
+
+def prediction_rows(parameters, hidden: int, activation: str) -> list:
+    return predictions(parameters, hidden, activation)

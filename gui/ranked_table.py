@@ -32,10 +32,18 @@ class RankedModel(QAbstractTableModel):
         self._ranges: list[tuple[float, float] | None] = []
 
     def set_rows(self, rows: list) -> None:
-        self.beginResetModel()
+        """Show `rows`. Returns nothing; rows of the same count are updated in place
+        (no reset, so a live table stays cheap to refresh)."""
+        same_shape = len(rows) == len(self.rows) and self.rows
+        if not same_shape:
+            self.beginResetModel()
         self.rows = list(rows)
         self._ranges = [self._range(c) for c in self.columns]
-        self.endResetModel()
+        if same_shape:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(self.rows) - 1, len(self.columns) - 1))
+        else:
+            self.endResetModel()
 
     def _scaled(self, column: Column, value) -> float | None:
         if not isinstance(value, (int, float)) or isinstance(value, bool) \
@@ -125,8 +133,10 @@ class RankedTable(QTableView):
         self.horizontalHeader().setToolTip("Click a column to rank the rows by it")
 
     def set_rows(self, rows: list) -> None:
+        count = self.source.rowCount()
         self.source.set_rows(rows)
-        self.resizeRowsToContents()
+        if len(rows) != count:
+            self.resizeRowsToContents()
 
     def column_texts(self, column: int) -> list[str]:
         """The cells of `column` in the order shown."""

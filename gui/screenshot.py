@@ -37,6 +37,13 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
             QApplication.processEvents()
             time.sleep(0.05)
         QApplication.processEvents()
+    if tab == "xor":  # a finished run of the default settings
+        window.xor_tab.start()
+        deadline = time.monotonic() + 300
+        while window.xor_tab.running and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.02)
+        QApplication.processEvents()
     if tab == "rules":  # show the TensorFlow check finished, as a user would see it
         deadline = time.monotonic() + 120
         while window.checker.state == LOADING and time.monotonic() < deadline:

@@ -33,10 +33,11 @@ def dialogs(monkeypatch):
 @pytest.fixture(autouse=True)
 def no_threads_left(qapp):
     yield
-    from gui import threads
+    from gui import process_job, threads
 
     qapp.processEvents()
     assert not threads.running(), f"threads left running: {threads.running()}"
+    assert not process_job.running(), f"worker processes left: {process_job.running()}"
 
 
 @pytest.fixture

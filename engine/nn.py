@@ -1,0 +1,198 @@
+"""Neurons, layers and a multilayer perceptron on `Value`, and XOR training.
+
+`train_xor` is a generator yielding one small record per epoch, so that the command
+line, the tests and the GUI's worker all drive the same code; a caller stops by no
+longer iterating. The same parameters can be evaluated with numpy (`forward_numpy`)
+for the decision surface, thousands of points at once, without building graphs.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.value import Value
+
+ACTIVATIONS = ("tanh", "relu", "sigmoid")
+XOR = (((0.0, 0.0), 0.0), ((0.0, 1.0), 1.0), ((1.0, 0.0), 1.0), ((1.0, 1.0), 0.0))
+DEFAULT_SEED = 11  # plateaus for ~500 epochs, then collapses, as on the seed page
+DEFAULT_EPOCHS = 3000
+DEFAULT_LR = 0.1
+INIT_SCALE = 0.5  # weights and biases start uniform in [-0.5, 0.5]
+
+
+class Neuron:
+    """activation(w · x + b), weights and bias drawn uniformly from [-INIT_SCALE, INIT_SCALE]."""
+
+    def __init__(self, n_in: int, activation: str, rng: random.Random):
+        self.w = [Value(rng.uniform(-INIT_SCALE, INIT_SCALE), label="w") for _ in range(n_in)]
+        self.b = Value(rng.uniform(-INIT_SCALE, INIT_SCALE), label="b")
+        self.activation = activation
+
+    def __call__(self, x: Sequence) -> Value:
+        z = self.b
+        for wi, xi in zip(self.w, x):
+            z = z + wi * xi
+        return getattr(z, self.activation)()
+
+    def parameters(self) -> list[Value]:
+        return [*self.w, self.b]
+
+    def __repr__(self) -> str:
+        return f"Neuron({len(self.w)} inputs, {self.activation})"
+
+
+class Layer:
+    def __init__(self, n_in: int, n_out: int, activation: str, rng: random.Random):
+        self.neurons = [Neuron(n_in, activation, rng) for _ in range(n_out)]
+
+    def __call__(self, x: Sequence) -> list[Value]:
+        return [n(x) for n in self.neurons]
+
+    def parameters(self) -> list[Value]:
+        return [p for n in self.neurons for p in n.parameters()]
+
+    def __repr__(self) -> str:
+        return f"Layer({len(self.neurons)} × {self.neurons[0]!r})"
+
+
+class MLP:
+    """Layers of sizes `sizes` (inputs first); every layer uses `activation`."""
+
+    def __init__(self, sizes: Sequence[int], activation: str = "tanh", seed: int = 0):
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"unknown activation {activation!r}; choose from {ACTIVATIONS}")
+        rng = random.Random(seed)
+        self.sizes = tuple(sizes)
+        self.activation = activation
+        self.layers = [Layer(a, b, activation, rng) for a, b in zip(sizes, sizes[1:])]
+
+    def __call__(self, x: Sequence) -> Value:
+        for layer in self.layers:
+            x = layer(x)
+        return x[0]
+
+    def parameters(self) -> list[Value]:
+        return [p for layer in self.layers for p in layer.parameters()]
+
+    def zero_grad(self) -> None:
+        for p in self.parameters():
+            p.grad = 0.0
+
+    def __repr__(self) -> str:
+        return f"MLP({'-'.join(map(str, self.sizes))}, {self.activation})"
+
+
+@dataclass(frozen=True)
+class Epoch:
+    """One epoch: the loss summed over the four rows before this epoch's update, the
+    parameters after it, and whether the loss stopped being a finite number."""
+
+    epoch: int
+    loss: float
+    parameters: tuple[float, ...]
+    diverged: bool = False
+
+
+def xor_loss(model: MLP) -> Value:
+    """Σ over the four XOR rows of (prediction − target)²."""
+    total = None
+    for x, target in XOR:
+        error = (model(x) - target) ** 2
+        total = error if total is None else total + error
+    return total
+
+
+def train_xor(epochs: int = DEFAULT_EPOCHS, lr: float = DEFAULT_LR, seed: int = DEFAULT_SEED,
+              hidden: int = 2, activation: str = "tanh",
+              start: Sequence[float] | None = None) -> Iterator[Epoch]:
+    """Train a 2-hidden-1 network on XOR by plain gradient descent, one Epoch per epoch.
+
+    Deterministic for a seed. `start` resumes from a parameter vector (as an Epoch
+    holds it). If the loss overflows or is not a finite number, the last record has
+    `diverged=True` and the generator ends.
+    """
+    model = MLP((2, hidden, 1), activation, seed)
+    params = model.parameters()
+    if start is not None:
+        for p, v in zip(params, start):
+            p.data = v
+    for epoch in range(1, epochs + 1):
+        try:
+            loss = xor_loss(model)
+            model.zero_grad()
+            loss.backward()
+            value = loss.data
+            ok = math.isfinite(value) and all(math.isfinite(p.grad) for p in params)
+            if ok:
+                for p in params:
+                    p.data -= lr * p.grad
+                ok = all(math.isfinite(p.data) for p in params)
+        except (OverflowError, ValueError, ZeroDivisionError):
+            value, ok = math.inf, False
+        yield Epoch(epoch, value, tuple(p.data for p in params), diverged=not ok)
+        if not ok:
+            return
+
+
+def layer_shapes(hidden: int) -> list[tuple[int, int]]:
+    """(inputs, outputs) of each layer of the 2-hidden-1 network."""
+    return [(2, hidden), (hidden, 1)]
+
+
+def unpack(parameters: Sequence[float], hidden: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The flat parameter vector (MLP.parameters() order) as (W, b) per layer, W of shape
+    (outputs, inputs)."""
+    layers, k = [], 0
+    for n_in, n_out in layer_shapes(hidden):
+        block = np.asarray(parameters[k:k + n_out * (n_in + 1)], dtype=float)
+        block = block.reshape(n_out, n_in + 1)
+        layers.append((block[:, :n_in], block[:, n_in]))
+        k += n_out * (n_in + 1)
+    return layers
+
+
+def _activate(z: np.ndarray, activation: str) -> np.ndarray:
+    if activation == "tanh":
+        return np.tanh(z)
+    if activation == "relu":
+        return np.maximum(z, 0.0)
+    return 0.5 * (1.0 + np.tanh(0.5 * z))  # the logistic sigmoid, without overflow
+
+
+def forward_numpy(parameters: Sequence[float], hidden: int, activation: str,
+                  points: np.ndarray) -> np.ndarray:
+    """The network's output at each row of `points` (shape (n, 2)), with numpy."""
+    a = np.asarray(points, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for w, b in unpack(parameters, hidden):
+            a = _activate(a @ w.T + b, activation)
+    return a[:, 0]
+
+
+def decision_surface(parameters: Sequence[float], hidden: int, activation: str,
+                     resolution: int = 64, margin: float = 0.25) -> np.ndarray:
+    """The output over a grid covering [-margin, 1 + margin]², shape (resolution,
+    resolution), row i at x2 = the i-th grid value and column j at x1 = the j-th."""
+    axis = np.linspace(-margin, 1 + margin, resolution)
+    x1, x2 = np.meshgrid(axis, axis)
+    grid = np.column_stack([x1.ravel(), x2.ravel()])
+    return forward_numpy(parameters, hidden, activation, grid).reshape(resolution, resolution)
+
+
+def predictions(parameters: Sequence[float], hidden: int,
+                activation: str) -> list[tuple[tuple[float, float], float, float]]:
+    """(input, prediction, target) for the four XOR rows."""
+    points = np.array([x for x, _ in XOR])
+    out = forward_numpy(parameters, hidden, activation, points)
+    return [(x, float(o), t) for (x, t), o in zip(XOR, out)]
+
+
+def rises(losses: Sequence[float]) -> tuple[int, float]:
+    """How many epoch-to-epoch transitions raised the loss, and the largest rise."""
+    ups = [b - a for a, b in zip(losses, losses[1:]) if b > a]
+    return len(ups), max(ups, default=0.0)

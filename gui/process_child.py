@@ -1,0 +1,34 @@
+"""What runs inside a worker process: an engine generator, its records sent in batches.
+
+Kept free of Qt (the `gui` package imports nothing by itself), so a spawned child
+starts quickly and never touches a window.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+
+BATCH_S = 0.02  # at most this long between two sends
+
+
+def run_generator(conn, module: str, function: str, kwargs: dict) -> None:
+    """Iterate `module.function(**kwargs)`, sending lists of records through `conn`;
+    stop when the parent sends anything; always end with None."""
+    try:
+        generator = getattr(importlib.import_module(module), function)(**kwargs)
+        batch, last = [], time.monotonic()
+        for record in generator:
+            batch.append(record)
+            now = time.monotonic()
+            if now - last >= BATCH_S:
+                conn.send(batch)
+                batch, last = [], now
+                if conn.poll():
+                    break  # the parent asked us to stop
+        conn.send(batch)
+    except BaseException as e:  # noqa: BLE001 - reported to the window in words
+        conn.send(RuntimeError(f"{type(e).__name__}: {e}"))
+    finally:
+        conn.send(None)
+        conn.close()

@@ -1,0 +1,84 @@
+"""Long engine jobs in a child process, read by the window on its own clock.
+
+A worker thread would share the interpreter lock with the window: every call from Qt
+into Python (a table's data, a widget's paint) would wait for the worker to let go, and
+the window would draw a frame a second. A child process trains or times on the other
+core instead, sends its records in batches, and the window takes them when it draws.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+
+from gui.process_child import run_generator
+
+_jobs: list[ProcessJob] = []
+_context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+
+
+class ProcessJob:
+    """Runs the generator `module.function(**kwargs)` in a child process."""
+
+    def __init__(self, module: str, function: str, **kwargs):
+        self._conn, child = _context.Pipe()
+        self.process = _context.Process(target=run_generator, daemon=True,
+                                        args=(child, module, function, kwargs))
+        self.process.start()
+        child.close()
+        self.finished = False
+        self.error: str | None = None
+        _jobs.append(self)
+
+    def drain(self) -> list:
+        """Every record the child has sent since the last call (never blocks)."""
+        records = []
+        try:
+            while not self.finished and self._conn.poll():
+                message = self._conn.recv()
+                if message is None:
+                    self._end()
+                elif isinstance(message, Exception):
+                    self.error = str(message)
+                else:
+                    records.extend(message)
+        except (EOFError, OSError):  # the child is gone without saying goodbye
+            self.process.join(0.2)
+            self.error = self.error or ("the worker process ended unexpectedly "
+                                        f"(exit code {self.process.exitcode})")
+            self._end()
+        return records
+
+    def request_stop(self) -> None:
+        """Ask the child to stop after its current batch; `drain` then sees it finish."""
+        if self.process.is_alive():
+            try:
+                self._conn.send("stop")
+            except (BrokenPipeError, OSError):
+                pass
+
+    def stop(self, timeout: float = 0.4) -> None:
+        """Stop the child now: ask, and end it if it has not stopped within `timeout`."""
+        if self.process.is_alive():
+            self.request_stop()
+            self.process.join(timeout)
+            if self.process.is_alive():
+                self.process.terminate()
+                self.process.join(1.0)
+        self.drain()  # what it sent before it stopped
+        self._end()
+
+    def _end(self) -> None:
+        if not self.finished:
+            self.finished = True
+            self.process.join(0.2)  # it is exiting: reap it
+            if self in _jobs:
+                _jobs.remove(self)
+
+
+def running() -> list[ProcessJob]:
+    return [job for job in _jobs if job.process.is_alive()]
+
+
+def stop_all() -> None:
+    for job in list(_jobs):
+        job.stop()

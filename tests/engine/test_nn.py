@@ -1,0 +1,106 @@
+"""The network on the engine, XOR training, and `main.py train`."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.nn import (
+    MLP,
+    XOR,
+    decision_surface,
+    forward_numpy,
+    predictions,
+    rises,
+    train_xor,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def default_run():
+    return list(train_xor())
+
+
+def test_default_run_learns_xor(default_run):
+    assert len(default_run) == 3000
+    assert default_run[-1].loss < 0.01
+    for (x, prediction, target) in predictions(default_run[-1].parameters, 2, "tanh"):
+        assert (prediction > 0.5) == (target > 0.5), x
+
+
+def test_plateau_then_collapse(default_run):
+    losses = [r.loss for r in default_run]
+    assert losses[499] > 0.5        # still on the plateau at epoch 500
+    assert losses[999] < 0.01       # collapsed by epoch 1000
+    assert losses[-1] < losses[999]
+
+
+def test_one_seed_one_run(default_run):
+    again = list(train_xor())
+    assert again == default_run  # every loss and parameter, to the bit
+    assert list(train_xor(seed=12))[-1] != default_run[-1]
+
+
+def test_resuming_from_parameters_continues_the_same_run(default_run):
+    first = list(train_xor(epochs=1000))
+    rest = list(train_xor(epochs=2000, start=first[-1].parameters))
+    assert [r.loss for r in first + rest] == [r.loss for r in default_run]
+    assert rest[-1].parameters == default_run[-1].parameters
+
+
+def test_divergence_stops_with_the_epoch():
+    run = list(train_xor(epochs=50, lr=1e200, seed=0, activation="relu"))
+    assert run[-1].diverged and run[-1].epoch == 2
+    assert not math.isfinite(run[-1].loss)
+    assert not any(r.diverged for r in run[:-1])
+
+
+def test_numpy_forward_matches_the_value_network():
+    model = MLP((2, 3, 1), "sigmoid", seed=5)
+    params = [p.data for p in model.parameters()]
+    points = np.array([x for x, _ in XOR] + [(0.3, 0.7)])
+    ours = [model(p).data for p in points.tolist()]
+    assert forward_numpy(params, 3, "sigmoid", points) == pytest.approx(ours, abs=1e-14)
+    surface = decision_surface(params, 3, "sigmoid", resolution=8)
+    assert surface.shape == (8, 8)
+
+
+def test_rises_counts_transitions():
+    assert rises([3.0, 2.0, 2.5, 2.4, 2.6]) == (2, pytest.approx(0.5))
+    assert rises([1.0]) == (0, 0.0)
+
+
+def run_train(*args):
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), "train", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+def test_train_json_contract():
+    result = run_train("--epochs", "300", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [e["epoch"] for e in report["epochs"]] == list(range(1, 301))
+    assert report["epochs"][0]["loss"] == pytest.approx(1.987704, abs=1e-6)
+    assert [p["input"] for p in report["predictions"]] == [[0, 0], [0, 1], [1, 0], [1, 1]]
+    assert [p["target"] for p in report["predictions"]] == [0, 1, 1, 0]
+    assert report["final_loss"] == report["epochs"][-1]["loss"]
+    count, largest = rises([e["loss"] for e in report["epochs"]])
+    assert (report["rises"], report["largest_rise"]) == (count, largest)
+
+
+def test_train_table_and_divergence_message():
+    result = run_train("--epochs", "1000")
+    lines = result.stdout.splitlines()
+    assert "Epoch   Loss (sum over the 4 rows)" in lines
+    assert [line.split()[0] for line in lines[3:7]] == ["1", "100", "500", "1000"]
+    diverged = run_train("--lr", "1e200", "--activation", "relu", "--seed", "0", "--json")
+    assert diverged.returncode == 1
+    report = json.loads(diverged.stdout)
+    assert report["stopped"]["epoch"] == 2
+    assert report["epochs"][-1]["loss"] is None
