@@ -109,12 +109,13 @@ def xor_loss(model: MLP) -> Value:
 
 def train_xor(epochs: int = DEFAULT_EPOCHS, lr: float = DEFAULT_LR, seed: int = DEFAULT_SEED,
               hidden: int = 2, activation: str = "tanh",
-              start: Sequence[float] | None = None) -> Iterator[Epoch]:
+              start: Sequence[float] | None = None, zero_grad: bool = True) -> Iterator[Epoch]:
     """Train a 2-hidden-1 network on XOR by plain gradient descent, one Epoch per epoch.
 
     Deterministic for a seed. `start` resumes from a parameter vector (as an Epoch
-    holds it). If the loss overflows or is not a finite number, the last record has
-    `diverged=True` and the generator ends.
+    holds it). With `zero_grad=False` the classic bug is on: gradients are never reset,
+    so each update uses the sum of every epoch's gradient so far. If the loss overflows
+    or is not a finite number, the last record has `diverged=True` and the generator ends.
     """
     model = MLP((2, hidden, 1), activation, seed)
     params = model.parameters()
@@ -124,7 +125,8 @@ def train_xor(epochs: int = DEFAULT_EPOCHS, lr: float = DEFAULT_LR, seed: int = 
     for epoch in range(1, epochs + 1):
         try:
             loss = xor_loss(model)
-            model.zero_grad()
+            if zero_grad:
+                model.zero_grad()
             loss.backward()
             value = loss.data
             ok = math.isfinite(value) and all(math.isfinite(p.grad) for p in params)

@@ -8,6 +8,9 @@ the only difference from the correct pass is the bug itself:
 - `no-sort`: each node's rule is applied when a breadth-first walk from the output,
   visiting parents in order, first meets it, so a node can pass its gradient on before
   every child has contributed (b = x*3; c = b*2; d = b + c reports dd/dx = 3).
+- no zero-grad: gradients of one pass are left in place for the next
+  (`accumulated_gradients`, and `train_xor(zero_grad=False)`), so two passes report
+  twice the gradient.
 """
 
 from __future__ import annotations
@@ -41,3 +44,16 @@ def rule_order(output: Value, pitfall: str | None = None) -> list[Value]:
     if pitfall == NO_SORT:
         return breadth_first_order(output)
     return topological_order(output)[::-1]
+
+
+def accumulated_gradients(program, passes: int) -> dict[str, float]:
+    """Each input's gradient after `passes` forward and backward passes without zeroing
+    in between (the forgotten `zero_grad`): every pass builds a fresh graph, as a
+    training step does, but the inputs keep adding what each backward pass gives."""
+    totals = {name: 0.0 for name in program.inputs}
+    for _ in range(passes):
+        copy = program.rebuild()
+        copy.output.backward()
+        for name, leaf in copy.inputs.items():
+            totals[name] += leaf.grad
+    return totals

@@ -31,11 +31,13 @@ class Contribution:
 
 @dataclass(frozen=True, slots=True)
 class BackwardStep:
-    """One node's rule applied (or, for the seed step, dL/dL set to 1)."""
+    """One node's rule applied (or, for the seed step, dL/dL set to 1). Under a pitfall,
+    `problem` says in words how this step departs from the correct engine ('' if not)."""
 
     node: Value
     contributions: tuple[Contribution, ...]
     seed: bool = False
+    problem: str = ""
 
 
 def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardStep]:
@@ -46,6 +48,7 @@ def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardSte
     """
     order = rule_order(output, pitfall)
     overwrite = pitfall == OVERWRITE
+    correct = _final_gradients(output) if pitfall else {}
     grads: dict[Value, float] = {output: 1.0}
     seed = Contribution(output, 1.0, 1.0, 1.0, 0.0, 1.0)
     steps = [BackwardStep(output, (seed,), seed=True)]
@@ -60,8 +63,51 @@ def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardSte
             after = contribution if overwrite else before + contribution
             grads[parent] = after
             received.append(Contribution(parent, local, upstream, contribution, before, after))
-        steps.append(BackwardStep(node, tuple(received)))
+        problem = _problem(node, upstream, received, correct) if pitfall else ""
+        steps.append(BackwardStep(node, tuple(received), problem=problem))
     return steps
+
+
+def _final_gradients(output: Value) -> dict[Value, float]:
+    """Every node's gradient after the correct backward pass, on the side: the
+    nodes' own `grad` is left as it was."""
+    grads: dict[Value, float] = {output: 1.0}
+    for node in reversed(topological_order(output)):
+        g = grads.get(node, 0.0)
+        for parent, local in zip(node._prev, node._local):
+            grads[parent] = grads.get(parent, 0.0) + local * g
+    return grads
+
+
+def _name(node: Value) -> str:
+    return f"'{node.label}'" if node.label else "this node"
+
+
+def _problem(node: Value, upstream: float, received: list[Contribution],
+             correct: dict[Value, float]) -> str:
+    """How a buggy step departs from the correct engine, in words; '' if it does not."""
+    expected = correct.get(node, 0.0)
+    if upstream != expected:
+        return (f"{_name(node)} passed on a gradient of {upstream:.6g}, but its gradient is "
+                f"{expected:.6g}: not every path had reached it yet (no topological sort)")
+    for c in received:
+        if c.after != c.before + c.contribution:
+            return (f"{_name(c.parent)} had {c.before:.6g} and received {c.contribution:.6g}, "
+                    f"but now holds {c.after:.6g}: '=' overwrote what '+=' would have kept")
+    return ""
+
+
+def first_wrong_step(steps: list[BackwardStep]) -> int | None:
+    """The index of the first backward step that departs from the correct engine."""
+    return next((i for i, s in enumerate(steps) if s.problem), None)
+
+
+def gradients_with(program, pitfall: str | None = None) -> dict[str, float]:
+    """Each input's gradient from a fresh copy of `program`, by the correct backward
+    pass or with `pitfall` switched on; the program's own graph is not touched."""
+    copy = program.rebuild()
+    Stepper(copy.output, pitfall).run_to_end()
+    return {name: leaf.grad for name, leaf in copy.inputs.items()}
 
 
 class Stepper:

@@ -37,6 +37,7 @@ BACKWARD = QColor("#2563eb")   # gradient flow already applied
 WRONG = QColor("#dc2626")
 EDGE = QColor("#6b7280")
 LABEL_GROUND = QColor(255, 255, 255, 230)
+LABEL_OFFSET = 58.0  # half the gap after a value layer (graph_scene.GAP_AFTER_VALUE)
 
 
 @cache
@@ -214,9 +215,10 @@ class EdgeItem(QGraphicsPathItem):
             self.scene().addItem(self.tag)
 
     def _middle(self) -> QPointF:
-        """Where the curve crosses the middle of the gap it spans."""
+        """Where the label goes: the middle of the first gap the edge crosses, so that
+        on a long edge it stays beside its source instead of over a node on the way."""
         p0, p1, p2, p3 = self._controls
-        x = (p0.x() + p3.x()) / 2
+        x = p0.x() + min(LABEL_OFFSET, (p3.x() - p0.x()) / 2)
 
         def at(t: float) -> QPointF:
             u = 1 - t

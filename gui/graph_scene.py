@@ -23,6 +23,7 @@ from gui.graph_items import (
     RECEIVED,
     VALUE_H,
     VALUE_W,
+    WRONG,
     EdgeItem,
     OpItem,
     ValueItem,
@@ -187,7 +188,9 @@ class GraphScene(QGraphicsScene):
         revealed = stepper.is_revealed(node)
         has_grad = self._first_grad.get(i, len(stepper.backward_steps)) < backward_done
         border, width = INK, 1.0
-        if current is node or (isinstance(current, BackwardStep) and current.node is node):
+        if isinstance(current, BackwardStep) and current.node is node and current.problem:
+            border, width = WRONG, 3.5
+        elif current is node or (isinstance(current, BackwardStep) and current.node is node):
             border, width = CURRENT, 3.0
         elif isinstance(current, BackwardStep) and any(c.parent is node
                                                        for c in current.contributions):
@@ -212,7 +215,7 @@ class GraphScene(QGraphicsScene):
                 edge.set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
                 continue
             label = contribution_label(c.local, c.upstream, c.contribution)
-            color = CURRENT if is_current else BACKWARD
+            color = WRONG if step.problem else (CURRENT if is_current else BACKWARD)
             edge.set_style(color, 2.2 if is_current else 1.2, True, label, bold=is_current)
             if not self.labels_visible:
                 edge.set_labels_visible(False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QSlider,
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.pitfalls import NO_SORT, OVERWRITE
 from gui import threads
 from gui.graph_scene import LARGE, GraphScene
 from gui.graph_view import GraphView
@@ -92,6 +94,17 @@ class GraphTab(QWidget):
         self.speed_label = QLabel(self)
         bar.addWidget(self.speed_label)
         bar.addSpacing(12)
+        bar.addWidget(QLabel("Engine:", self))
+        self.bug = QComboBox(self)
+        self.bug.setObjectName("bug")
+        for text, key in (("correct", None), ("bug: = instead of +=", OVERWRITE),
+                          ("bug: no topological sort", NO_SORT)):
+            self.bug.addItem(text, key)
+        self.bug.setToolTip("Step the same program with a classic autograd bug switched on; "
+                            "the step where a gradient goes wrong is marked in red")
+        self.bug.currentIndexChanged.connect(self._on_bug)
+        bar.addWidget(self.bug)
+        bar.addSpacing(12)
         self.phase = QLabel(self)
         self.phase.setObjectName("phase")
         self.phase.setToolTip("Which pass is running, and how many of its steps are taken")
@@ -112,6 +125,12 @@ class GraphTab(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
+        self.problem = QLabel(self)
+        self.problem.setObjectName("problem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b91c1c; font-weight: bold;")
+        self.problem.hide()
+        layout.addWidget(self.problem)
         layout.addWidget(self.legend)
 
         self._on_speed(self.speed.value())
@@ -168,9 +187,18 @@ class GraphTab(QWidget):
             self.view.follow(self.scene.current_item())
         self._update_phase()
 
+    @Slot(int)
+    def _on_bug(self, index: int) -> None:
+        self.session.set_pitfall(self.bug.itemData(index))
+
     def _update_phase(self) -> None:
         stepper = self.session.stepper
         self.phase.setText(stepper.progress() if stepper else "no program")
+        current = stepper.current if stepper else None
+        problem = getattr(current, "problem", "")
+        self.problem.setVisible(bool(problem))
+        if problem:
+            self.problem.setText(f"Wrong from here on: {problem}.")
         for key in ("reset", "back"):
             self.actions[key].setEnabled(bool(stepper and stepper.position > 0))
         for key in ("step", "end", "play"):

@@ -9,7 +9,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -23,6 +22,7 @@ from gui.editor import PRESETS, EditorPanel
 from gui.graph_tab import GraphTab
 from gui.inspector import Inspector
 from gui.modes_tab import ModesTab
+from gui.pitfalls_tab import PitfallsTab
 from gui.rules_tab import RulesTab
 from gui.session import Session
 from gui.tensorflow_checker import READY, TensorFlowChecker
@@ -31,11 +31,6 @@ from gui.xor_tab import XorTab
 APP_NAME = "Autograd Debugger"
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
 TABS = ("graph", "rules", "modes", "xor", "pitfalls")
-COMING = {
-    "rules": "Every derivative rule checked against calculus and a central difference, "
-             "and this program's gradients against TensorFlow.",
-    "pitfalls": "The classic autograd bugs switched on, beside the right answers.",
-}
 SHORTCUTS = [
     ("Right", "Step"), ("Left", "Step back"), ("Space", "Play / pause"),
     ("Home", "Reset"), ("End", "Run to end"), ("Ctrl+Enter", "Build the program"),
@@ -69,11 +64,9 @@ class MainWindow(QMainWindow):
         self.xor_tab = XorTab(self)
         self.xor_tab.status.connect(self.show_status)
         self.tabs.addTab(self.xor_tab, "XOR")
-        for key in TABS[4:]:
-            page = QLabel(f"<h3>{key.capitalize()}: coming soon</h3><p>{COMING[key]}</p>", self)
-            page.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            page.setWordWrap(True)
-            self.tabs.addTab(page, key.capitalize() if key != "xor" else "XOR")
+        self.pitfalls_tab = PitfallsTab(self.session, self)
+        self.pitfalls_tab.preset_requested.connect(self.open_preset)
+        self.tabs.addTab(self.pitfalls_tab, "Pitfalls")
         self.setCentralWidget(self.tabs)
 
         self.editor = EditorPanel(self)

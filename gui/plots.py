@@ -232,3 +232,18 @@ def update_decision_surface(image: pg.ImageItem, parameters, hidden: int,
 
 def prediction_rows(parameters, hidden: int, activation: str) -> list:
     return predictions(parameters, hidden, activation)
+
+
+def two_losses(plot: pg.PlotItem, right, wrong) -> None:
+    """Two loss curves on a log axis: the correct run (blue) and the buggy one (red)."""
+    plot.clear()
+    style(plot)
+    plot.setLogMode(x=False, y=True)
+    plot.showGrid(x=True, y=True, alpha=0.25)
+    plot.setLabel("bottom", "epoch")
+    plot.setLabel("left", "loss (sum over the 4 rows)")
+    for losses, color in ((right, BAR), (wrong, WORST)):
+        y = np.asarray(losses, dtype=float)
+        x = np.arange(1, len(y) + 1, dtype=float)
+        keep = np.isfinite(y) & (y > 0)
+        plot.plot(x[keep], y[keep], pen=pg.mkPen(color, width=2))

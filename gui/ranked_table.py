@@ -12,13 +12,16 @@ from PySide6.QtWidgets import QHeaderView, QStyledItemDelegate, QTableView
 SORT_ROLE = Qt.ItemDataRole.UserRole
 BAR_ROLE = Qt.ItemDataRole.UserRole + 1  # the bar's length, 0..1, or None for no bar
 _ROOT = QModelIndex()
+WRONG_BACKGROUND = QColor("#fecaca")
 
 
 class Column:
     """A column: its header, how to read a row, how to show it, and its bar's scale."""
 
-    def __init__(self, header: str, read, fmt=str, log: bool = False, tip: str = ""):
+    def __init__(self, header: str, read, fmt=str, log: bool = False, tip: str = "",
+                 wrong=None):
         self.header, self.read, self.fmt, self.log, self.tip = header, read, fmt, log, tip
+        self.wrong = wrong  # row -> True when the cell shows a wrong number
 
 
 class RankedModel(QAbstractTableModel):
@@ -81,6 +84,9 @@ class RankedModel(QAbstractTableModel):
             return column.fmt(value)
         if role == SORT_ROLE:
             return value if value is not None else float("-inf")
+        if role == Qt.ItemDataRole.BackgroundRole and column.wrong is not None \
+                and column.wrong(self.rows[index.row()]):
+            return WRONG_BACKGROUND
         if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == BAR_ROLE:

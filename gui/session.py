@@ -24,13 +24,23 @@ class Session(QObject):
         self.stepper: Stepper | None = None
         self.source_name = ""
         self.generation = 0  # counts loads, so results for an old program can be told apart
+        self.pitfall: str | None = None  # a classic bug the stepper makes, or None
 
     def load(self, program: Program, source_name: str = "") -> None:
         self.program = program
-        self.stepper = Stepper(program.output)
+        self.stepper = Stepper(program.output, self.pitfall)
         self.source_name = source_name
         self.generation += 1
         self.loaded.emit()
+
+    def set_pitfall(self, pitfall: str | None) -> None:
+        """Step the same program with a classic bug switched on (None: the real engine)."""
+        if pitfall == self.pitfall:
+            return
+        self.pitfall = pitfall
+        if self.program is not None:
+            self.stepper = Stepper(self.program.output, pitfall)
+            self.loaded.emit()
 
     def roles(self) -> dict:
         """'input', 'constant' or 'output' for the nodes that have such a role."""

@@ -200,6 +200,7 @@ class XorTab(QWidget):
         model = MLP((2, hidden, 1), activation, seed)
         self.parameters = tuple(p.data for p in model.parameters())
         self.losses, self.rises, self.largest_rise, self.message = [], 0, 0.0, ""
+        self._rate = ""
         self._draw()
 
     @Slot()
@@ -291,11 +292,11 @@ class XorTab(QWidget):
         plots.update_decision_surface(self.surface_image, self.parameters, hidden, activation)
         self.network.set_parameters(self.parameters, hidden)
         self.predictions.set_rows(plots.prediction_rows(self.parameters, hidden, activation))
-        rate = ""
         if self.running:
             elapsed = time.perf_counter() - self._started_at
             if elapsed > 0.2:
-                rate = f"{(self.epoch - self._epochs_at_start) / elapsed:,.0f}"
+                self._rate = f"{(self.epoch - self._epochs_at_start) / elapsed:,.0f}"
+        rate = self._rate
         last = self.losses[-1] if self.losses else None
         transitions = max(0, self.epoch - 1)
         self.counters.setText(

@@ -1,0 +1,194 @@
+"""The Pitfalls tab: the classic autograd bugs switched on, beside the right answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.nn import train_xor
+from engine.pitfalls import NO_SORT, OVERWRITE, accumulated_gradients
+from engine.stepping import gradients_with
+from gui import plots
+from gui.editor import PRESETS
+from gui.ranked_table import Column, RankedTable
+from gui.session import Session
+
+MAX_NODES = 20_000
+ZERO_GRAD_EPOCHS = 1000  # the correct run has collapsed by then; the buggy one has not
+
+CASES = (
+    ("a + a", "04-a-plus-a.expr", "= instead of += reports 1, not 2"),
+    ("a * a", "05-a-times-a.expr", "= instead of += reports 3, not 6"),
+    ("b = x*3; c = b*2; d = b + c", "10-no-sort.expr", "no topological sort reports 3, not 9"),
+    ("relu's branch", "09-relu-branch.expr", "a gradient of 0 that is right"),
+)
+
+LESSONS = """
+<p><b>= instead of +=.</b> A node used twice gets a gradient along each path; with
+<code>=</code> the second path overwrites the first. <i>a + a</i> reports 1.0 instead of 2.0,
+a silent factor wherever a value is reused. In the Graph tab choose <i>Engine: bug: = instead
+of +=</i> and step: the overwriting step turns red.</p>
+<p><b>No topological sort.</b> A node must wait until every path has delivered its gradient
+before passing it on. Walking the graph breadth-first from the output, <i>b</i> in
+<i>d = b + c</i> passes on 1 before <i>c</i> has added its 2: wrong, and stable, so it is hard
+to spot. The Graph tab's <i>bug: no topological sort</i> marks the premature step in red.</p>
+<p><b>No zero_grad.</b> Gradients accumulate on purpose, so the previous step's survive
+unless cleared: two passes report twice the gradient (the last columns), and training with
+stale gradients goes astray (the plot).</p>
+<p><b>Autodiff is not numerical differentiation.</b> There is no step size: each local
+derivative is the exact rule at a point. The Rules tab shows a finite difference's error
+rising and falling with its step while autodiff's stays flat.</p>
+<p><b>The branch that ran.</b> The graph records the path the computation took. In the
+<i>relu's branch</i> example <i>w·x</i> is negative, relu took its flat branch, and
+dL/dx = dL/dw = 0: no gradient flows down a road not travelled. That zero is correct.</p>
+"""
+
+
+@dataclass(frozen=True)
+class InputRow:
+    name: str
+    correct: float
+    overwrite: float
+    no_sort: float
+    twice: float  # two passes without zero_grad
+
+
+def ratio(value: float, correct: float) -> str:
+    if correct == 0.0:
+        return "—" if value == 0.0 else "∞"
+    return f"{value / correct:.3g}×"
+
+
+def _differs(value: float, correct: float) -> bool:
+    return abs(value - correct) > 1e-12 * max(1.0, abs(correct))
+
+
+class PitfallsTab(QWidget):
+    preset_requested = Signal(str)  # a preset's path, to open in the editor
+
+    def __init__(self, session: Session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self._dirty = True
+        self._zero_grad_drawn = False
+
+        cases = QHBoxLayout()
+        cases.addWidget(QLabel("The seed's cases:", self))
+        for title, file, tip in CASES:
+            button = QPushButton(title, self)
+            button.setToolTip(f"Open this program: {tip}")
+            button.clicked.connect(lambda checked=False, f=file: self._open(f))
+            cases.addWidget(button)
+        cases.addStretch(1)
+
+        self.table = RankedTable([
+            Column("input", lambda r: r.name),
+            Column("correct", lambda r: r.correct, _num),
+            Column("= for +=", lambda r: r.overwrite, _num,
+                   wrong=lambda r: _differs(r.overwrite, r.correct),
+                   tip="The gradient if each rule wrote = instead of +="),
+            Column("ratio", lambda r: ratio(r.overwrite, r.correct),
+                   wrong=lambda r: _differs(r.overwrite, r.correct)),
+            Column("no sort", lambda r: r.no_sort, _num,
+                   wrong=lambda r: _differs(r.no_sort, r.correct),
+                   tip="The gradient if rules ran in breadth-first order from the output"),
+            Column("ratio ", lambda r: ratio(r.no_sort, r.correct),
+                   wrong=lambda r: _differs(r.no_sort, r.correct)),
+            Column("2 passes, no zero_grad", lambda r: r.twice, _num,
+                   wrong=lambda r: _differs(r.twice, r.correct)),
+        ], self)
+        self.table.setObjectName("pitfall_table")
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        left = QGroupBox("Your program under each bug (red: a wrong gradient)", self)
+        box = QVBoxLayout(left)
+        box.addWidget(self.table, 1)
+        box.addWidget(self.summary)
+
+        self.zero_plot = plots.plot_widget(self)
+        self.zero_note = QLabel(self)
+        self.zero_note.setWordWrap(True)
+        right = QGroupBox(f"XOR for {ZERO_GRAD_EPOCHS} epochs, with and without zero_grad",
+                          self)
+        box = QVBoxLayout(right)
+        box.addWidget(self.zero_plot, 1)
+        box.addWidget(self.zero_note)
+
+        lessons = QLabel(LESSONS, self)
+        lessons.setWordWrap(True)
+        lessons.setTextFormat(Qt.TextFormat.RichText)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(left)
+        split.addWidget(right)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(cases)
+        layout.addWidget(split, 1)
+        layout.addWidget(lessons)
+        session.loaded.connect(self._on_loaded)
+
+    def _open(self, file: str) -> None:
+        self.preset_requested.emit(str(PRESETS / file))
+
+    @Slot()
+    def _on_loaded(self) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.refresh()
+        if not self._zero_grad_drawn:
+            self._draw_zero_grad()
+
+    def refresh(self) -> None:
+        self._dirty = False
+        program = self.session.program
+        if program is None:
+            return
+        if len(program.values) > MAX_NODES:
+            self.table.set_rows([])
+            self.summary.setText(f"This program has {len(program.values):,} nodes; the "
+                                 f"comparison runs programs of up to {MAX_NODES:,}.")
+            return
+        correct = gradients_with(program)
+        overwrite = gradients_with(program, OVERWRITE)
+        no_sort = gradients_with(program, NO_SORT)
+        twice = accumulated_gradients(program, 2)
+        rows = [InputRow(n, correct[n], overwrite[n], no_sort[n], twice[n]) for n in correct]
+        self.table.set_rows(rows)
+        wrong = {
+            "= for +=": sum(_differs(r.overwrite, r.correct) for r in rows),
+            "no sort": sum(_differs(r.no_sort, r.correct) for r in rows),
+        }
+        self.summary.setText(
+            f"Of {len(rows)} inputs, {wrong['= for +=']} get a wrong gradient with = for +=, "
+            f"{wrong['no sort']} without the topological sort; without zero_grad every "
+            "nonzero gradient is doubled after two passes.")
+
+    def _draw_zero_grad(self) -> None:
+        self._zero_grad_drawn = True
+        with_zero = [e.loss for e in train_xor(ZERO_GRAD_EPOCHS)]
+        without = [e.loss for e in train_xor(ZERO_GRAD_EPOCHS, zero_grad=False)]
+        plots.two_losses(self.zero_plot.getPlotItem(), with_zero, without)
+        self.zero_note.setText(
+            f"<span style='color:#2563eb'>—</span> zero_grad every epoch: loss "
+            f"{with_zero[-1]:.4f} after {ZERO_GRAD_EPOCHS} epochs. "
+            f"<span style='color:#dc2626'>—</span> never zeroed: each update uses the sum of "
+            f"all earlier gradients, loss {without[-1]:.4f}. Same seed, same learning rate.")
+
+
+def _num(x: float) -> str:
+    return f"{x:.8g}"

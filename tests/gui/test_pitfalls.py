@@ -1,0 +1,61 @@
+"""The bugs in the stepper (the red mark) and the Pitfalls tab."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
+
+from engine.stepping import first_wrong_step
+from gui.editor import PRESETS
+from gui.graph_items import WRONG
+from gui.ranked_table import WRONG_BACKGROUND
+
+
+def test_red_mark_lands_on_the_first_wrong_step(window):
+    window.open_preset(str(PRESETS / "10-no-sort.expr"))
+    tab = window.graph_tab
+    tab.bug.setCurrentIndex(tab.bug.findData("no-sort"))
+    stepper = window.session.stepper
+    assert stepper.pitfall == "no-sort"
+    wrong_at = len(stepper.forward_steps) + first_wrong_step(stepper.backward_steps) + 1
+    while stepper.position < wrong_at - 1:
+        tab.actions["step"].trigger()
+        assert not tab.problem.isVisible()
+    tab.actions["step"].trigger()
+    assert stepper.position == wrong_at
+    assert tab.problem.isVisible()
+    assert "'b' passed on a gradient of 1, but its gradient is 3" in tab.problem.text()
+    b_item = tab.scene.value_item_of(window.session.program.names["b"])
+    assert b_item.pen().color() == WRONG
+    tab.actions["end"].trigger()
+    x = window.session.program.inputs["x"]
+    assert tab.scene.value_item_of(x).texts()[2] == "grad = 3"  # the bug's answer
+    tab.bug.setCurrentIndex(tab.bug.findData(None))
+    tab.actions["end"].trigger()
+    assert tab.scene.value_item_of(x).texts()[2] == "grad = 9"  # the engine's
+
+
+def test_pitfalls_tab_highlights_wrong_gradients(window, qtbot):
+    tab = window.pitfalls_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(tab.isVisible, timeout=5_000)
+    window.open_preset(str(PRESETS / "04-a-plus-a.expr"))
+    model = tab.table.model()
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    row = {h: model.index(0, c) for c, h in enumerate(headers)}
+    assert row["correct"].data() == "2"
+    assert row["= for +="].data() == "1"
+    assert row["ratio"].data() == "0.5×"
+    assert row["no sort"].data() == "2"
+    assert row["2 passes, no zero_grad"].data() == "4"
+    assert row["= for +="].data(Qt.ItemDataRole.BackgroundRole) == WRONG_BACKGROUND
+    assert row["no sort"].data(Qt.ItemDataRole.BackgroundRole) is None
+    assert len(tab.zero_plot.getPlotItem().listDataItems()) == 2
+
+
+def test_seed_case_buttons_open_the_presets(window, qtbot):
+    tab = window.pitfalls_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(tab.isVisible, timeout=5_000)
+    buttons = {b.text(): b for b in tab.findChildren(QPushButton)}
+    buttons["a * a"].click()
+    assert window.session.program.output_name == "c"
+    assert tab.table.model().index(0, 2).data() == "3"  # = for += on a * a
