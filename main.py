@@ -3,6 +3,7 @@
     python main.py [FILE.expr]            open the window
     python main.py grad FILE|- [--tf] [--fd] [--pitfall overwrite|no-sort] [--json]
     python main.py train [--epochs N] [--lr ETA] [--seed S] [--json]
+    python main.py report [--out DIR] [--quick]
     python main.py screenshot OUT.png [--tab graph|rules|modes|xor|pitfalls] [--expr FILE]
                                       [--steps N]
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-COMMANDS = ("grad", "train", "screenshot")
+COMMANDS = ("grad", "train", "report", "screenshot")
 
 
 def _window_parser() -> argparse.ArgumentParser:
@@ -40,6 +41,12 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         parser.description = "Train a 2-2-1 network on XOR and report it as the seed page does."
         train.add_arguments(parser)
         parser.set_defaults(run=train.run)
+    elif command == "report":
+        from cli import report
+
+        parser.description = "Recompute every table of the seed page, beside the seed's figures."
+        report.add_arguments(parser)
+        parser.set_defaults(run=report.run)
     elif command == "screenshot":
         parser.description = "Render the window offscreen to a PNG file."
         parser.add_argument("out", metavar="OUT.png")

@@ -23,6 +23,7 @@ from gui.graph_tab import GraphTab
 from gui.inspector import Inspector
 from gui.modes_tab import ModesTab
 from gui.pitfalls_tab import PitfallsTab
+from gui.report_writer import ReportWriter
 from gui.rules_tab import RulesTab
 from gui.session import Session
 from gui.tensorflow_checker import READY, TensorFlowChecker
@@ -34,7 +35,8 @@ TABS = ("graph", "rules", "modes", "xor", "pitfalls")
 SHORTCUTS = [
     ("Right", "Step"), ("Left", "Step back"), ("Space", "Play / pause"),
     ("Home", "Reset"), ("End", "Run to end"), ("Ctrl+Enter", "Build the program"),
-    ("Ctrl+O / Ctrl+S", "Open / save a program"), ("Ctrl+0", "Fit the graph"),
+    ("Ctrl+O / Ctrl+S", "Open / save a program"), ("Ctrl+R", "Write the report"),
+    ("Ctrl+0", "Fit the graph"),
     ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
     ("F1", "This list"), ("Ctrl+Q", "Quit"),
 ]
@@ -97,6 +99,10 @@ class MainWindow(QMainWindow):
         self.checker.busy.connect(self.progress.setVisible)
         self.checker.changed.connect(self._update_inspector)
 
+        self.reporter = ReportWriter(self)
+        self.reporter.progress.connect(self._on_report_progress)
+        self.reporter.finished.connect(self._on_report_finished)
+
         self._restore(path)
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
@@ -128,6 +134,8 @@ class MainWindow(QMainWindow):
                      tip="Save the graph as it is drawn now")
         self._action(file, "Export graph as S&VG…", lambda: self.export_graph("svg"),
                      tip="Save the graph as a scalable drawing")
+        self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
+                     "Recompute every table of the seed page into a folder (Markdown + PNG)")
         file.addSeparator()
         self._action(file, "&Quit", self.close, "Ctrl+Q")
         step = bar.addMenu("&Step")
@@ -259,6 +267,29 @@ class MainWindow(QMainWindow):
             ok = export.write_scene(self.graph_tab.scene, path)
             self.show_status(f"Exported {path}" if ok else f"Could not write {path}")
 
+    @Slot()
+    def report_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Write the report into",
+                                                  str(self._folder()))
+        if folder:
+            self.write_report(folder)
+
+    def write_report(self, folder: str, quick: bool = False) -> None:
+        self.reporter.start(folder, quick)
+
+    @Slot(int, int, str)
+    def _on_report_progress(self, done: int, total: int, text: str) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.show()
+        self.show_status(f"Writing the report: {text}…")
+
+    @Slot(str)
+    def _on_report_finished(self, message: str) -> None:
+        self.progress.hide()
+        self.progress.setRange(0, 0)
+        self.show_status(message)
+
     # -- status, inspector, help ------------------------------------------------------------
 
     @Slot(str)
@@ -303,6 +334,7 @@ class MainWindow(QMainWindow):
         self.graph_tab.stop_worker()
         self.modes_tab.stop()
         self.xor_tab.stop()
+        self.reporter.stop()
         threads.stop_all()
         process_job.stop_all()
         if self.remember:

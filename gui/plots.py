@@ -29,6 +29,12 @@ def _log(x: float) -> float:
     return math.log10(max(x, FLOOR))
 
 
+def _decades(first: int, last: int) -> list[tuple[float, str]]:
+    """Major ticks for a log axis: one per decade, labelled 1e-12 … (log10 positions)."""
+    return [(float(k), f"1e{k}" if k < -2 or k > 3 else f"{10.0 ** k:g}")
+            for k in range(first, last + 1)]
+
+
 def plot_widget(parent=None) -> pg.PlotWidget:
     """A PlotWidget on a white ground, as every plot of the app is drawn."""
     widget = pg.PlotWidget(parent, background="w")
@@ -61,7 +67,11 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
                            pen=pg.mkPen(LINE, width=1.5, style=Qt.PenStyle.DashLine),
                            label="1e-9", labelOpts={"position": 0.95, "color": "#374151"})
     plot.addItem(line)
-    plot.getAxis("left").setTicks([[(y, r.name) for y, r in zip(ys, rows)]])
+    left_axis = plot.getAxis("left")
+    left_axis.setTicks([[(y, r.name) for y, r in zip(ys, rows)]])
+    left_axis.setWidth(150)  # room for the longest case name, before the first layout
+    first = math.floor(left)
+    plot.getAxis("bottom").setTicks([_decades(first, -8)])
     plot.setLabel("bottom", "|autograd − central difference| (h = 1e-6)")
     plot.setTitle(f"{len(rows)} cases, worst error {bad.error_fd:.2e} on {bad.name}",
                   color="#111827")
@@ -122,6 +132,9 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
         plot.addItem(label)
     values = [math.log10(max(v, 1e-6)) for r in ordered for v in (r.forward_ms, r.reverse_ms)]
     plot.setYRange(min(values) - 0.3, max(values) + 0.3, padding=0)
+    plot.getAxis("bottom").setTicks([[(math.log10(n), f"{n:,}") for n in ns]])
+    plot.getAxis("left").setTicks([_decades(math.floor(min(values) - 0.3),
+                                            math.ceil(max(values) + 0.3))])
     even = break_even(ordered)
     if even is not None and len(ordered) > 1:
         line = pg.InfiniteLine(pos=math.log10(even), angle=90,

@@ -227,3 +227,12 @@ def test_screenshot_command(tmp_path):
     assert result.returncode == 0, result.stderr
     image = QImage(str(out))
     assert image.width() >= 1200 and image.height() >= 700
+
+
+def test_write_report_from_the_window(window, qtbot, tmp_path):
+    window.write_report(str(tmp_path), quick=True)
+    assert window.reporter.running
+    qtbot.waitUntil(lambda: not window.reporter.running, timeout=300_000)
+    assert window.statusBar().currentMessage().startswith("Report written:")
+    assert {p.name for p in tmp_path.iterdir()} == {"report.md", "rules.png", "modes.png",
+                                                    "xor.png"}

@@ -1,0 +1,36 @@
+"""`main.py report`: the seed page's tables re-measured, as Markdown (and figures)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from engine.report import ReportData, ReportProgress, build_report, to_markdown
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="DIR",
+                        help="write DIR/report.md, rules.png, modes.png and xor.png")
+    parser.add_argument("--quick", action="store_true",
+                        help="time sizes up to 200 parameters only (a few seconds)")
+
+
+def run(args: argparse.Namespace) -> int:
+    data = None
+    for record in build_report(args.quick):
+        if isinstance(record, ReportProgress):
+            print(f"[{record.done}/{record.total}] {record.text}", file=sys.stderr)
+        elif isinstance(record, ReportData):
+            data = record
+    if args.out is None:
+        print(to_markdown(data, figures=False))
+        return 0
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from gui.app import application
+    from gui.report_figures import write_report
+
+    application()
+    for path in write_report(data, args.out):
+        print(path)
+    return 0

@@ -1,0 +1,71 @@
+"""`report`: every exact figure of the seed page matches; measured ones are side by side."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.report import EXACT, MEASURED, compute, to_markdown
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def data():
+    return compute(quick=True)
+
+
+def test_every_exact_figure_matches_the_seed(data):
+    exact = [r for s in data.sections for r in s.rows if r.kind == EXACT]
+    assert len(exact) >= 35
+    assert data.mismatches == []
+    assert all(r.seed == r.ours for r in exact)
+
+
+def test_the_seeds_headline_figures_are_there(data):
+    ours = {(s.title, r.what): r.ours for s in data.sections for r in s.rows}
+    chain = "A longer chain against calculus: tanh(x³ + 3x) at x = 0.5"
+    assert ours[(chain, "autograd dy/dx")] == "0.5390038624"
+    assert ours[("The smallest check", "∂f/∂a")] == "5.0"
+    assert ours[("One neuron, one step, by hand", "w2 after one step at η = 0.1")] == "0.100000"
+    assert ours[("Gradients accumulate", "a = 3; b = a + a: ∂/∂a with = instead of +=")] == "1.0"
+
+
+def test_measured_rows_are_marked_and_explained(data):
+    xor = next(s for s in data.sections if s.title.startswith("Train a network"))
+    assert all(r.kind == MEASURED for r in xor.rows[:-1])
+    assert "initial weights" in xor.note
+    assert xor.rows[-1].ours == "yes"  # XOR is learned: an exact claim
+
+
+def test_markdown_escapes_pipes_and_links_figures(data):
+    text = to_markdown(data)
+    assert "worst \\|autograd − central difference\\|" in text
+    for figure in ("rules.png", "modes.png", "xor.png"):
+        assert f"]({figure})" in text
+    assert "](rules.png)" not in to_markdown(data, figures=False)
+
+
+def test_report_command_writes_markdown_and_figures(tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), "report", "--quick",
+                             "--out", str(tmp_path)], capture_output=True, text=True,
+                            cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["modes.png", "report.md",
+                                                          "rules.png", "xor.png"]
+    assert "0 exact mismatches" in (tmp_path / "report.md").read_text()
+    for png in ("rules.png", "modes.png", "xor.png"):
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_runs_without_tensorflow():
+    code = ("import sys; sys.modules['tensorflow'] = None\n"
+            "from engine.report import compute, to_markdown\n"
+            "d = compute(quick=True)\nprint(to_markdown(d, figures=False))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "TensorFlow was not available" in result.stdout
+    assert "TensorFlow is not available here" in result.stdout
+    assert "0 exact mismatches" in result.stdout
