@@ -4,26 +4,36 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 
-from benchmarks import graph_view, xor
+from benchmarks import engine_scale, graph_view, peers, window, xor
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
-    parser.add_argument("--quick", action="store_true", help="fewer sizes and repeats")
+    parser.add_argument("--quick", action="store_true", help="a run under a minute")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    sizes = (500, 1000) if args.quick else (500, 1000, 5000)
-    rows = graph_view.measure(sizes, repeats=2 if args.quick else 5)
-    training = xor.measure(args.quick)
+    quick = args.quick
+    results = {
+        "machine": f"{platform.platform()}, {os.cpu_count()} cores, Python "
+                   f"{platform.python_version()}",
+        "peers": peers.measure(quick),
+        "engine": engine_scale.measure(quick),
+        "graph_view": graph_view.measure((500, 1000) if quick else (500, 1000, 5000),
+                                         repeats=2 if quick else 5),
+        "xor": xor.measure(quick),
+        "window": window.first_paint(1 if quick else 3),
+    }
     if args.json:
-        print(json.dumps({"machine": platform.platform(), "graph_view": rows,
-                          "xor": training}))
-    else:
-        print(f"machine: {platform.platform()}, Python {platform.python_version()}")
-        print(graph_view.report(rows))
-        print(xor.report(training))
+        print(json.dumps(results))
+        return
+    print(f"machine: {results['machine']}")
+    for name, module in (("peers", peers), ("engine", engine_scale), ("graph_view", graph_view),
+                         ("xor", xor), ("window", window)):
+        print()
+        print(module.report(results[name]))
 
 
 if __name__ == "__main__":

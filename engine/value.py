@@ -172,7 +172,12 @@ class Value:
 def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
     """A new result node. Skips __init__'s conversion: `data` is already a float."""
     v = _new(Value)
-    v.data, v.grad, v.label, v._prev, v._op, v._local = data, 0.0, "", parents, op, local
+    v.data = data
+    v.grad = 0.0
+    v.label = ""
+    v._prev = parents
+    v._op = op
+    v._local = local
     return v
 
 
@@ -188,20 +193,25 @@ def topological_order(root: Value) -> list[Value]:
 
     Depth-first, parents visited in order, without recursion: the order equals the
     recursive post-order of the seed page, and a chain of a million nodes is fine.
+    A node on top of the stack rescans its (one or two) parents for the next unvisited
+    one instead of keeping an iterator: nothing is allocated per node, so the garbage
+    collector stays idle and the cost per node stays flat as graphs grow.
     """
     order: list[Value] = []
-    seen = {root}
-    stack = [(root, iter(root._prev))]
+    visited: set[Value] = set()
+    stack = [root]
+    push, pop, visit, emit = stack.append, stack.pop, visited.add, order.append
     while stack:
-        node, parents = stack[-1]
-        for parent in parents:
-            if parent not in seen:
-                seen.add(parent)
-                stack.append((parent, iter(parent._prev)))
+        node = stack[-1]
+        for parent in node._prev:
+            if parent not in visited:
+                push(parent)
                 break
         else:
-            stack.pop()
-            order.append(node)
+            pop()
+            if node not in visited:
+                visit(node)
+                emit(node)
     return order
 
 
