@@ -9,18 +9,20 @@ import traceback
 log = logging.getLogger("autograd_debugger")
 
 
-def _install_excepthook() -> None:
-    """An unexpected exception in a slot is logged and shown in words; the app goes on."""
+def report_unexpected(kind, value, tb) -> None:
+    """An exception nobody caught (in a slot, say): logged with its traceback and shown
+    in words, never as a traceback; the app goes on."""
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    def hook(kind, value, tb):
-        log.error("unexpected error:\n%s", "".join(traceback.format_exception(kind, value, tb)))
-        if QApplication.instance() is not None:
-            QMessageBox.critical(None, "Unexpected error",
-                                 f"Something went wrong: {value}\n\nThe app keeps running; "
-                                 "the details are in the log.")
+    log.error("unexpected error:\n%s", "".join(traceback.format_exception(kind, value, tb)))
+    if QApplication.instance() is not None:
+        QMessageBox.critical(None, "Unexpected error",
+                             f"Something went wrong: {value}\n\nThe app keeps running; "
+                             "the details are in the log.")
 
-    sys.excepthook = hook
+
+def _install_excepthook() -> None:
+    sys.excepthook = report_unexpected
 
 
 def application():

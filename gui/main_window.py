@@ -207,14 +207,30 @@ class MainWindow(QMainWindow):
         self._set_title()
 
     def open_file(self, path: str) -> bool:
-        """Open a program file; on failure say why and leave the editor as it was."""
+        """Open a program file. A file that cannot be read, is not a program's text, is
+        empty or does not parse is refused with a message (a program with an error may be
+        opened anyway, to fix it, if the user says so); the editor keeps its text."""
         try:
             text = read_program(path)
+            if not text.strip():
+                raise ExpressionError("the file is empty")
         except (OSError, ExpressionError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             QMessageBox.warning(self, "Cannot open", f"{path} cannot be opened:\n{reason}")
             self.show_status(f"Could not open {path}; the program is unchanged")
             return False
+        try:
+            parse(text)
+        except ExpressionError as e:
+            answer = QMessageBox.question(
+                self, "The program has an error",
+                f"{path} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
+                "Open it anyway, to fix it? The graph keeps the last program that built.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                self.show_status(f"Did not open {path}; the program is unchanged")
+                return False
         self.editor.set_text(text)
         self.file_path = Path(path)
         self.build(text)
