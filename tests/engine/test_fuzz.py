@@ -2,6 +2,7 @@
 exception, and never runs code."""
 
 import hypothesmith
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,6 +55,7 @@ def test_lookalikes_inserted_into_valid_programs(program, data, no_code_executio
     check(program[:position] + char + program[position:], no_code_execution)
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles what it makes
 @settings(max_examples=100, suppress_health_check=FIXTURE_OK)
 @given(text=hypothesmith.from_grammar())
 def test_python_source(text, no_code_execution):
