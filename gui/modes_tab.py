@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -18,6 +17,7 @@ from engine.modes import SIZES, Progress, SweepRow, break_even, passes_table
 from gui import plots
 from gui.process_job import ProcessJob
 from gui.ranked_table import Column, RankedTable
+from gui.widgets import group_box
 
 INTRO = ("The function is the seed's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
          "differentiated with respect to its N weights. Reverse mode builds the graph once and "
@@ -61,10 +61,10 @@ class ModesTab(QWidget):
         plots.modes_timing(self.timing_plot.getPlotItem(), [])
         plots.modes_ratio(self.ratio_plot.getPlotItem(), [])
         charts = QSplitter(Qt.Orientation.Horizontal, self)
-        charts.addWidget(self._group("Milliseconds per full gradient (log-log)",
-                                     self.timing_plot))
-        charts.addWidget(self._group("Cost ratio: forward mode ÷ reverse mode",
-                                     self.ratio_plot))
+        charts.addWidget(group_box("Milliseconds per full gradient (log-log)",
+                                   self.timing_plot, self))
+        charts.addWidget(group_box("Cost ratio: forward mode ÷ reverse mode",
+                                   self.ratio_plot, self))
 
         self.table = RankedTable([
             Column("parameters", lambda r: r.n, lambda n: f"{n:,}"),
@@ -90,8 +90,9 @@ class ModesTab(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.table, 1)
         box.addWidget(self.agreement)
-        bottom.addWidget(self._group("Measured (click a column to rank)", measured))
-        bottom.addWidget(self._group("Passes for one full gradient (arithmetic)", self.passes))
+        bottom.addWidget(group_box("Measured (click a column to rank)", measured, self))
+        bottom.addWidget(group_box("Passes for one full gradient (arithmetic)", self.passes,
+                                   self))
         bottom.setSizes([700, 400])
 
         intro = QLabel(INTRO, self)
@@ -106,13 +107,6 @@ class ModesTab(QWidget):
         split.setSizes([480, 300])
         layout.addWidget(split, 1)
         self._show_rows()
-
-    def _group(self, title: str, widget: QWidget) -> QGroupBox:
-        group = QGroupBox(title, self)
-        box = QVBoxLayout(group)
-        box.setContentsMargins(4, 4, 4, 4)
-        box.addWidget(widget)
-        return group
 
     @property
     def running(self) -> bool:

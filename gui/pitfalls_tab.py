@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QVBoxLayout,
-    QWidget,
 )
 
 from engine.nn import train_xor
@@ -22,6 +21,7 @@ from gui import plots
 from gui.editor import PRESETS
 from gui.ranked_table import Column, RankedTable
 from gui.session import Session
+from gui.widgets import ProgramTab
 
 MAX_NODES = 20_000
 ZERO_GRAD_EPOCHS = 1000  # the correct run has collapsed by then; the buggy one has not
@@ -73,13 +73,11 @@ def _differs(value: float, correct: float) -> bool:
     return abs(value - correct) > 1e-12 * max(1.0, abs(correct))
 
 
-class PitfallsTab(QWidget):
+class PitfallsTab(ProgramTab):
     preset_requested = Signal(str)  # a preset's path, to open in the editor
 
     def __init__(self, session: Session, parent=None):
-        super().__init__(parent)
-        self.session = session
-        self._dirty = True
+        super().__init__(session, parent)
         self._zero_grad_drawn = False
 
         cases = QHBoxLayout()
@@ -135,29 +133,17 @@ class PitfallsTab(QWidget):
         layout.addLayout(cases)
         layout.addWidget(split, 1)
         layout.addWidget(lessons)
-        session.loaded.connect(self._on_loaded)
 
     def _open(self, file: str) -> None:
         self.preset_requested.emit(str(PRESETS / file))
 
-    @Slot()
-    def _on_loaded(self) -> None:
-        self._dirty = True
-        if self.isVisible():
-            self.refresh()
-
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._dirty:
-            self.refresh()
         if not self._zero_grad_drawn:
             self._draw_zero_grad()
 
     def refresh(self) -> None:
-        self._dirty = False
         program = self.session.program
-        if program is None:
-            return
         if len(program.values) > MAX_NODES:
             self.table.set_rows([])
             self.summary.setText(f"This program has {len(program.values):,} nodes; the "

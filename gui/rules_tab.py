@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QVBoxLayout,
-    QWidget,
 )
 
 from engine.checks import step_size_errors
@@ -23,6 +22,7 @@ from gui import plots
 from gui.ranked_table import Column, RankedTable
 from gui.session import Session
 from gui.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
+from gui.widgets import ProgramTab
 
 MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 
@@ -42,12 +42,10 @@ WHY = ("These errors belong to the central difference, not to the engine: with a
        "where a wrong engine would show up.")
 
 
-class RulesTab(QWidget):
+class RulesTab(ProgramTab):
     def __init__(self, session: Session, checker: TensorFlowChecker, parent=None):
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.checker = checker
-        self._dirty = True
 
         # left: the rules
         self.rule_plot = plots.plot_widget(self)
@@ -126,30 +124,18 @@ class RulesTab(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(split)
 
-        session.loaded.connect(self._on_loaded)
         checker.changed.connect(self._show_tensorflow)
         self._show_tensorflow()
 
     # -- the current program --------------------------------------------------------------------
 
-    @Slot()
-    def _on_loaded(self) -> None:
-        self._dirty = True
-        if self.isVisible():
-            self._refresh()
-
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._dirty:
-            self._refresh()
         if self.checker.state == IDLE:
             self.request_check()  # the first time TensorFlow is needed
 
-    def _refresh(self) -> None:
-        self._dirty = False
+    def refresh(self) -> None:
         program = self.session.program
-        if program is None:
-            return
         current = self.input_box.currentText()
         self.input_box.blockSignals(True)
         self.input_box.clear()

@@ -8,6 +8,17 @@ import time
 TAB_NAMES = ("graph", "rules", "modes", "xor", "pitfalls")
 
 
+def _wait(busy, seconds: float) -> None:
+    """Let the event loop run while `busy()` holds, at most `seconds`."""
+    from PySide6.QtWidgets import QApplication
+
+    deadline = time.monotonic() + seconds
+    while busy() and time.monotonic() < deadline:
+        QApplication.processEvents()
+        time.sleep(0.02)
+    QApplication.processEvents()
+
+
 def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0,
            size: tuple[int, int] = (1400, 860)) -> bool:
     """Open the window without reading or writing settings, load `expr` (or the seed's
@@ -30,26 +41,15 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     window.graph_tab.view.graph_changed()
     window.session.seek(steps)
     QApplication.processEvents()
-    if tab == "modes":  # a finished sweep, as a user would see it after pressing Start
+    # show each tab as a user sees it once its work is done
+    if tab == "modes":
         window.modes_tab.start_sweep()
-        deadline = time.monotonic() + 600
-        while window.modes_tab.running and time.monotonic() < deadline:
-            QApplication.processEvents()
-            time.sleep(0.05)
-        QApplication.processEvents()
-    if tab == "xor":  # a finished run of the default settings
+        _wait(lambda: window.modes_tab.running, 600)
+    if tab == "xor":
         window.xor_tab.start()
-        deadline = time.monotonic() + 300
-        while window.xor_tab.running and time.monotonic() < deadline:
-            QApplication.processEvents()
-            time.sleep(0.02)
-        QApplication.processEvents()
-    if tab == "rules":  # show the TensorFlow check finished, as a user would see it
-        deadline = time.monotonic() + 120
-        while window.checker.state == LOADING and time.monotonic() < deadline:
-            QApplication.processEvents()
-            time.sleep(0.05)
-        QApplication.processEvents()
+        _wait(lambda: window.xor_tab.running, 300)
+    if tab == "rules":
+        _wait(lambda: window.checker.state == LOADING, 120)
     ok = window.grab().save(out)
     window.close()
     app.processEvents()

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -27,6 +26,7 @@ from gui import plots
 from gui.network_view import NetworkView
 from gui.process_job import ProcessJob
 from gui.ranked_table import Column, RankedTable
+from gui.widgets import group_box
 
 FRAME_MS = 33  # about 30 frames a second, whatever the training speed
 
@@ -159,23 +159,16 @@ class XorTab(QWidget):
         self.surface_plot = plots.plot_widget(self)
         self.surface_image = plots.decision_surface_items(self.surface_plot.getPlotItem())
         charts = QHBoxLayout()
-        charts.addWidget(self._group("Loss (sum over the 4 rows, log axis)", self.loss_plot))
-        charts.addWidget(self._group("Output over the input square: blue ≈ 1, orange ≈ 0; "
-                                     "dots: the 4 rows", self.surface_plot))
+        charts.addWidget(group_box("Loss (sum over the 4 rows, log axis)", self.loss_plot, self))
+        charts.addWidget(group_box("Output over the input square: blue ≈ 1, orange ≈ 0; "
+                                   "dots: the 4 rows", self.surface_plot, self))
         right = QVBoxLayout()
         right.addLayout(charts, 1)
-        right.addWidget(self._group("Predictions", self.predictions))
+        right.addWidget(group_box("Predictions", self.predictions, self))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(controls)
         layout.addLayout(right, 1)
-
-    def _group(self, title: str, widget: QWidget) -> QGroupBox:
-        group = QGroupBox(title, self)
-        box = QVBoxLayout(group)
-        box.setContentsMargins(4, 4, 4, 4)
-        box.addWidget(widget)
-        return group
 
     # -- training ----------------------------------------------------------------------------
 
