@@ -34,6 +34,7 @@ GAP_AFTER_VALUE = 120.0 # edges leaving a value carry a label in the backward pa
 GAP_AFTER_OP = 36.0
 ROW_H = VALUE_H + 30.0
 LARGE = 1500     # above this many nodes, labels show only when zoomed in
+MAX_DRAWN = 20_000  # above this many, the graph is not drawn: it would take minutes
 
 
 def box_title(node: Value) -> str:
@@ -74,6 +75,18 @@ class GraphScene(QGraphicsScene):
     @property
     def large(self) -> bool:
         return len(self.nodes) > LARGE
+
+    def show_too_large(self, stepper: Stepper) -> None:
+        """A graph too large to draw: a sentence instead of items."""
+        self.clear()
+        self.stepper = None
+        self.nodes, self.value_items, self.op_items = [], [], {}
+        self.in_edges, self.out_edges, self._index = {}, {}, {}
+        n = len(stepper.forward_steps)
+        note = self.addSimpleText(
+            f"This graph has {n:,} nodes, more than the {MAX_DRAWN:,} this view draws.\n"
+            "Stepping, the inspector and the other tabs still work on it.")
+        note.setBrush(INK)
 
     def build(self, stepper: Stepper, layout: GraphLayout, roles: dict[Value, str]) -> None:
         """Replace the scene's items with `stepper`'s graph placed by `layout`."""
@@ -223,6 +236,8 @@ class GraphScene(QGraphicsScene):
     def current_item(self) -> ValueItem | None:
         """The box of the node the last step was about, if any."""
         current = self.stepper.current if self.stepper else None
+        if current is not None and not self._index:
+            return None
         node = getattr(current, "node", current)
         return None if node is None else self.value_item_of(node)
 

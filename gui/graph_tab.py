@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from engine.pitfalls import NO_SORT, OVERWRITE
 from gui import threads
-from gui.graph_scene import LARGE, GraphScene
+from gui.graph_scene import LARGE, MAX_DRAWN, GraphScene
 from gui.graph_view import GraphView
 from gui.layout import GraphLayout, layered_layout
 from gui.session import Session
@@ -147,6 +147,13 @@ class GraphTab(QWidget):
         stepper = self.session.stepper
         index = {node: i for i, node in enumerate(stepper.forward_steps)}
         parents = [tuple(index[p] for p in node.parents) for node in stepper.forward_steps]
+        if len(parents) > MAX_DRAWN:
+            self.scene.show_too_large(stepper)
+            self.view.fit()
+            self.status.emit(f"{len(parents):,} nodes: too many to draw; stepping, the "
+                             "inspector and the other tabs still work")
+            self._update_phase()
+            return
         if len(parents) <= LARGE:
             self._show_layout(self._generation, layered_layout(parents))
             return

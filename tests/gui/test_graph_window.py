@@ -236,3 +236,18 @@ def test_write_report_from_the_window(window, qtbot, tmp_path):
     assert window.statusBar().currentMessage().startswith("Report written:")
     assert {p.name for p in tmp_path.iterdir()} == {"report.md", "rules.png", "modes.png",
                                                     "xor.png"}
+
+
+def test_a_graph_too_large_to_draw_still_steps(window):
+    from gui.graph_scene import MAX_DRAWN
+
+    links = MAX_DRAWN // 3 + 10  # each link: a constant, a product, a tanh
+    text = "x = 0.5\na0 = tanh(x)\n" + "\n".join(
+        f"a{k} = tanh(a{k - 1}*0.9)" for k in range(1, links))
+    assert window.build(text)
+    assert window.graph_tab.scene.value_items == []
+    assert "too many to draw" in window.statusBar().currentMessage()
+    window.graph_tab.actions["step"].trigger()
+    window.graph_tab.actions["end"].trigger()
+    assert window.session.at_end
+    assert window.session.program.inputs["x"].grad != 0.0
