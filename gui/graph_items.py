@@ -68,10 +68,10 @@ class ValueItem(QGraphicsRectItem):
     """A value node: its name, then its value and its gradient, each labelled.
 
     While labels are hidden (a large graph, zoomed out) texts are only remembered, and
-    laid out when they are first shown.
+    laid out when they are first shown; `name` may then be a function that gives it.
     """
 
-    def __init__(self, index: int, role: str, name: str, labels: bool = True):
+    def __init__(self, index: int, role: str, name, labels: bool = True):
         super().__init__(-VALUE_W / 2, -VALUE_H / 2, VALUE_W, VALUE_H)
         self.index = index
         self.setBrush(FILL[role])
@@ -84,6 +84,8 @@ class ValueItem(QGraphicsRectItem):
         self.set_state("?", "", border=INK, width=1.0, faint=True)
 
     def _make_texts(self) -> None:
+        if callable(self.full_name):  # a title worked out only when first shown
+            self.full_name = self.full_name()
         self.name = _text(self, 9.5, bold=True)
         metrics = QFontMetricsF(self.name.font())
         self.name.setText(metrics.elidedText(self.full_name, Qt.TextElideMode.ElideRight,
@@ -160,23 +162,32 @@ class OpItem(QGraphicsEllipseItem):
             self.symbol.setVisible(visible)
 
 
+def add_arrow(path: QPainterPath, start: QPointF, end: QPointF,
+              bend: float = 0.0) -> tuple[QPointF, QPointF, QPointF, QPointF]:
+    """Append a curved arrow from `start` to `end` to `path`; returns its control points."""
+    dx = max(30.0, (end.x() - start.x()) / 2)
+    c1 = QPointF(start.x() + dx, start.y() + bend)
+    c2 = QPointF(end.x() - dx, end.y() + bend)
+    path.moveTo(start)
+    path.cubicTo(c1, c2, end)
+    path.moveTo(end)  # the head
+    path.lineTo(end.x() - 7, end.y() - 4)
+    path.moveTo(end)
+    path.lineTo(end.x() - 7, end.y() + 4)
+    return start, c1, c2, end
+
+
 class EdgeItem(QGraphicsPathItem):
-    """An arrow from `start` to `end`, with an optional label for the gradient it carries."""
+    """An arrow from `start` to `end`, with an optional label for the gradient it carries.
+
+    The scene draws every edge in its plain style as one shared path; an EdgeItem is
+    made only for an edge that needs a style of its own."""
 
     def __init__(self, start: QPointF, end: QPointF, bend: float = 0.0):
         super().__init__()
         self.setZValue(-1)
-        dx = max(30.0, (end.x() - start.x()) / 2)
-        c1 = QPointF(start.x() + dx, start.y() + bend)
-        c2 = QPointF(end.x() - dx, end.y() + bend)
-        self._controls = (start, c1, c2, end)
-        path = QPainterPath(start)
-        path.cubicTo(c1, c2, end)
-        # arrow head
-        path.moveTo(end)
-        path.lineTo(end.x() - 7, end.y() - 4)
-        path.moveTo(end)
-        path.lineTo(end.x() - 7, end.y() + 4)
+        path = QPainterPath()
+        self._controls = add_arrow(path, start, end, bend)
         self.setPath(path)
         self.tag: QGraphicsRectItem | None = None  # the label, made when first needed
         self._state = None

@@ -8,8 +8,11 @@ on each edge the contribution its backward step sent, as `local × upstream = re
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import QPointF
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtGui import QPainterPath
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
 from engine.explain import expression, op_symbol
 from engine.stepping import BackwardStep, Stepper
@@ -27,6 +30,8 @@ from gui.graph_items import (
     EdgeItem,
     OpItem,
     ValueItem,
+    add_arrow,
+    pen,
 )
 from gui.layout import GraphLayout
 
@@ -34,6 +39,7 @@ GAP_AFTER_VALUE = 120.0 # edges leaving a value carry a label in the backward pa
 GAP_AFTER_OP = 36.0
 ROW_H = VALUE_H + 30.0
 LARGE = 1500     # above this many nodes, labels show only when zoomed in
+EDGES_PER_PATH = 24  # ops whose plain edges share one path item
 MAX_DRAWN = 20_000  # above this many, the graph is not drawn: it would take minutes
 
 
@@ -64,8 +70,8 @@ class GraphScene(QGraphicsScene):
         self.nodes: list[Value] = []
         self.value_items: list[ValueItem] = []
         self.op_items: dict[int, OpItem] = {}
-        self.in_edges: dict[int, list[EdgeItem]] = {}   # node -> edges parent -> op, by slot
-        self.out_edges: dict[int, EdgeItem] = {}        # node -> edge op -> value
+        self._edge_specs: dict[int, list] = {}  # op i -> (start, end, bend) per edge
+        self._edges: dict[tuple[int, int], EdgeItem] = {}  # the edges styled so far
         self._index: dict[Value, int] = {}
         self._step_of: dict[int, int] = {}              # node -> its backward step number
         self._first_grad: dict[int, int] = {}           # node -> first step that sets grad
@@ -81,7 +87,7 @@ class GraphScene(QGraphicsScene):
         self.clear()
         self.stepper = None
         self.nodes, self.value_items, self.op_items = [], [], {}
-        self.in_edges, self.out_edges, self._index = {}, {}, {}
+        self._edge_specs, self._edges, self._index = {}, {}, {}
         n = len(stepper.forward_steps)
         note = self.addSimpleText(
             f"This graph has {n:,} nodes, more than the {MAX_DRAWN:,} this view draws.\n"
@@ -106,17 +112,27 @@ class GraphScene(QGraphicsScene):
             for c in s.contributions:
                 self._first_grad.setdefault(self._index[c.parent], j)
         xs = self._layer_positions(layout)
-        self.value_items, self.op_items, self.in_edges, self.out_edges = [], {}, {}, {}
+        self.value_items, self.op_items = [], {}
+        self._edge_specs, self._edges = {}, {}
         large = self.large
         for i, node in enumerate(self.nodes):
-            item = ValueItem(i, roles.get(node, "intermediate"), box_title(node),
-                             labels=not large)
+            title = partial(box_title, node) if large else box_title(node)
+            item = ValueItem(i, roles.get(node, "intermediate"), title, labels=not large)
             item.setPos(xs[layout.layer[("v", i)]], layout.row[("v", i)] * ROW_H)
             self.addItem(item)
             self.value_items.append(item)
+        # plain edges are drawn by shared paths, a few dozen ops' edges each, so that a
+        # repaint only redraws the paths near what changed
+        plain, in_chunk = QPainterPath(), 0
         for i, node in enumerate(self.nodes):
             if node.parents:
-                self._add_op(i, node, xs[layout.layer[("o", i)]], layout.row[("o", i)] * ROW_H)
+                self._add_op(i, node, xs[layout.layer[("o", i)]], layout.row[("o", i)] * ROW_H,
+                             plain)
+                in_chunk += 1
+                if in_chunk == EDGES_PER_PATH:
+                    self._add_plain(plain)
+                    plain, in_chunk = QPainterPath(), 0
+        self._add_plain(plain)
         if large:
             self.set_labels_visible(False)
         self._shown = stepper.position
@@ -134,26 +150,45 @@ class GraphScene(QGraphicsScene):
             x += width + (GAP_AFTER_VALUE if has_value[layer] else GAP_AFTER_OP)
         return xs
 
-    def _add_op(self, i: int, node: Value, x: float, y: float) -> None:
+    def _add_plain(self, path: QPainterPath) -> None:
+        if not path.isEmpty():
+            shared = QGraphicsPathItem(path)
+            shared.setPen(pen(EDGE.rgba(), 1.0))
+            shared.setZValue(-2)
+            self.addItem(shared)
+
+    def _add_op(self, i: int, node: Value, x: float, y: float, plain: QPainterPath) -> None:
         op = OpItem(i, op_symbol(node), labels=not self.large)
         op.setPos(x, y)
         self.addItem(op)
         self.op_items[i] = op
-        edges = []
+        specs = []
         seen: dict[int, int] = {}
         for parent in node.parents:
             p = self._index[parent]
             repeat = seen.get(p, 0)
             seen[p] = repeat + 1
             start = self.value_items[p].pos() + QPointF(VALUE_W / 2, 0)
-            edge = EdgeItem(start, QPointF(x - OP_D / 2, y), bend=18.0 * repeat)
-            self.addItem(edge)
-            edges.append(edge)
-        self.in_edges[i] = edges
+            specs.append((start, QPointF(x - OP_D / 2, y), 18.0 * repeat))
         end = self.value_items[i].pos() - QPointF(VALUE_W / 2, 0)
-        out = EdgeItem(QPointF(x + OP_D / 2, y), end)
-        self.addItem(out)
-        self.out_edges[i] = out
+        specs.append((QPointF(x + OP_D / 2, y), end, 0.0))  # op -> value, last
+        for start, stop, bend in specs:
+            add_arrow(plain, start, stop, bend)
+        self._edge_specs[i] = specs
+
+    def _edge(self, i: int, k: int, plain_style: bool) -> EdgeItem | None:
+        """Edge k of op i (the last one leads to the value): made on first need. An edge
+        still in the plain style needs no item: the shared path draws it."""
+        key = (i, k)
+        edge = self._edges.get(key)
+        if edge is None:
+            if plain_style:
+                return None
+            edge = self._edges[key] = EdgeItem(*self._edge_specs[i][k])
+            self.addItem(edge)
+            if edge.tag is not None:
+                self.addItem(edge.tag)
+        return edge
 
     def set_labels_visible(self, visible: bool) -> None:
         self.labels_visible = visible
@@ -161,9 +196,8 @@ class GraphScene(QGraphicsScene):
             item.set_labels_visible(visible)
         for op in self.op_items.values():
             op.set_labels_visible(visible)
-        for edges in self.in_edges.values():
-            for edge in edges:
-                edge.set_labels_visible(visible)
+        for edge in self._edges.values():
+            edge.set_labels_visible(visible)
 
     # -- keeping up with the stepper ---------------------------------------------------------
 
@@ -219,18 +253,26 @@ class GraphScene(QGraphicsScene):
         is_current = (current is self.nodes[i]
                       or (isinstance(current, BackwardStep) and current.node is self.nodes[i]))
         self.op_items[i].set_active(CURRENT if is_current else None)
-        self.out_edges[i].set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
+        n_in = len(self._edge_specs[i]) - 1
+        forward = (INK, 1.4, False) if revealed else (EDGE, 1.0, False)
+        self._style(i, n_in, *forward)
         j = self._step_of[i]
-        applied = j < backward_done
         step = stepper.backward_steps[j]
-        for edge, c in zip(self.in_edges[i], step.contributions):
-            if not applied:
-                edge.set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
+        for k, c in enumerate(step.contributions):
+            if j >= backward_done:
+                self._style(i, k, *forward)
                 continue
-            label = contribution_label(c.local, c.upstream, c.contribution)
             color = WRONG if step.problem else (CURRENT if is_current else BACKWARD)
-            edge.set_style(color, 2.2 if is_current else 1.2, True, label, bold=is_current)
-            if not self.labels_visible:
+            self._style(i, k, color, 2.2 if is_current else 1.2, True,
+                        contribution_label(c.local, c.upstream, c.contribution), is_current)
+
+    def _style(self, i: int, k: int, color, width: float, dashed: bool, label: str = "",
+               bold: bool = False) -> None:
+        plain = color is EDGE and width == 1.0 and not dashed and not label
+        edge = self._edge(i, k, plain)
+        if edge is not None:
+            edge.set_style(color, width, dashed, label, bold)
+            if label and not self.labels_visible:
                 edge.set_labels_visible(False)
 
     def current_item(self) -> ValueItem | None:
