@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
+from pathlib import Path
 
 log = logging.getLogger("autograd_debugger")
+ICON = Path(__file__).resolve().parent.parent / "assets" / "icons" / "autograd-debugger.svg"
 
 
 def report_unexpected(kind, value, tb) -> None:
@@ -27,11 +29,14 @@ def _install_excepthook() -> None:
 
 def application():
     """The QApplication, created once."""
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Autograd Debugger")
     app.setOrganizationName("AutogradDebugger")
+    app.setDesktopFileName("autograd-debugger")
+    app.setWindowIcon(QIcon(str(ICON)))
     return app
 
 
