@@ -6,7 +6,7 @@ import argparse
 import json
 import math
 
-from cli.common import CommandError, load_program
+from cli.common import load_program
 from engine import ExpressionError
 from engine.checks import central_difference
 from engine.pitfalls import PITFALLS
@@ -76,5 +76,3 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(report))
     return 0
 
-
-__all__ = ["CommandError", "add_arguments", "format_table", "gradient_report", "run"]

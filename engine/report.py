@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine import tensorflow_check
 from engine.language import parse
@@ -66,7 +66,6 @@ class ReportData:
     xor_losses: tuple[float, ...]
     xor_parameters: tuple[float, ...]
     tensorflow: str  # '' if it ran, else why not
-    extra: dict = field(default_factory=dict)
 
     @property
     def mismatches(self) -> list[Row]:

@@ -75,7 +75,6 @@ class GraphScene(QGraphicsScene):
         self._index: dict[Value, int] = {}
         self._step_of: dict[int, int] = {}              # node -> its backward step number
         self._first_grad: dict[int, int] = {}           # node -> first step that sets grad
-        self._shown: int = 0                            # stepper position last drawn
         self.labels_visible = True
 
     @property
@@ -135,7 +134,6 @@ class GraphScene(QGraphicsScene):
         self._add_plain(plain)
         if large:
             self.set_labels_visible(False)
-        self._shown = stepper.position
         self.refresh()
 
     def _layer_positions(self, layout: GraphLayout) -> list[float]:
@@ -225,7 +223,6 @@ class GraphScene(QGraphicsScene):
         current = stepper.current
         for i in indices:
             self._draw_node(i, current)
-        self._shown = stepper.position
 
     def _draw_node(self, i: int, current) -> None:
         stepper = self.stepper

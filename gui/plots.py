@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor
 
 from engine.checks import StepError
 from engine.modes import SweepRow, break_even
-from engine.nn import XOR, decision_surface, predictions
+from engine.nn import XOR, decision_surface
 from engine.rules import TOLERANCE, RuleError, worst
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
@@ -242,9 +242,6 @@ def update_decision_surface(image: pg.ImageItem, parameters, hidden: int,
     span = 1 + 2 * SURFACE_MARGIN  # after setImage: the rect maps the image's pixels
     image.setRect(-SURFACE_MARGIN, -SURFACE_MARGIN, span, span)
 
-
-def prediction_rows(parameters, hidden: int, activation: str) -> list:
-    return predictions(parameters, hidden, activation)
 
 
 def two_losses(plot: pg.PlotItem, right, wrong) -> None:

@@ -21,7 +21,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.nn import ACTIVATIONS, DEFAULT_EPOCHS, DEFAULT_LR, DEFAULT_SEED, MLP, train_xor
+from engine.nn import (
+    ACTIVATIONS,
+    DEFAULT_EPOCHS,
+    DEFAULT_LR,
+    DEFAULT_SEED,
+    MLP,
+    predictions,
+    train_xor,
+)
 from gui import plots
 from gui.network_view import NetworkView
 from gui.process_job import ProcessJob
@@ -284,7 +292,7 @@ class XorTab(QWidget):
         plots.update_loss_curve(self.loss_curve, self.losses, self.epochs.value())
         plots.update_decision_surface(self.surface_image, self.parameters, hidden, activation)
         self.network.set_parameters(self.parameters, hidden)
-        self.predictions.set_rows(plots.prediction_rows(self.parameters, hidden, activation))
+        self.predictions.set_rows(predictions(self.parameters, hidden, activation))
         if self.running:
             elapsed = time.perf_counter() - self._started_at
             if elapsed > 0.2:

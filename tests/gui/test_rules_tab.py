@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from engine import tensorflow_check
 from gui.tensorflow_checker import READY, UNAVAILABLE
@@ -23,7 +23,7 @@ def click_header(qtbot, table, column):
     header = table.horizontalHeader()
     x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
-                     pos=header.viewport().rect().center().__class__(x, 5))
+                     pos=QPoint(x, 5))
 
 
 @pytest.fixture
