@@ -55,6 +55,8 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--expr", metavar="FILE", help="a program (default: the neuron)")
         parser.add_argument("--steps", type=int, default=0,
                             help="steps to take first; a large N means to the end")
+        parser.add_argument("--size", default="1400x860", metavar="WxH",
+                            help="the window's size in pixels (default 1400x860)")
         parser.set_defaults(run=_screenshot)
     return parser
 
@@ -67,7 +69,13 @@ def _screenshot(args: argparse.Namespace) -> int:
         from engine import parse
 
         parse(read_text(args.expr))  # a bad program is an error here, not a blank picture
-    if not render(args.out, args.tab, args.expr, max(0, args.steps)):
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        from cli.common import CommandError
+
+        raise CommandError(f"--size wants WIDTHxHEIGHT, e.g. 1400x860, not {args.size!r}") from None
+    if not render(args.out, args.tab, args.expr, max(0, args.steps), (width, height)):
         from cli.common import CommandError
 
         raise CommandError(f"cannot write {args.out!r}")
