@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from engine.value import sigmoid
+
 
 class Dual:
     """A number `primal` with its derivative `tangent` along one direction."""
@@ -83,12 +85,7 @@ class Dual:
         return Dual(math.log(self.primal), self.tangent / self.primal)
 
     def sigmoid(self) -> Dual:
-        x = self.primal
-        if x >= 0.0:
-            s = 1.0 / (1.0 + math.exp(-x))
-        else:
-            e = math.exp(x)
-            s = e / (1.0 + e)
+        s = sigmoid(self.primal)
         return Dual(s, s * (1.0 - s) * self.tangent)
 
 

@@ -137,13 +137,7 @@ class Value:
         return _node(math.log(x), (self,), "log", (1.0 / x,))  # raises ValueError for x <= 0
 
     def sigmoid(self) -> Value:
-        x = self.data
-        # two forms so that exp never overflows for a large |x|
-        if x >= 0.0:
-            s = 1.0 / (1.0 + math.exp(-x))
-        else:
-            e = math.exp(x)
-            s = e / (1.0 + e)
+        s = sigmoid(self.data)
         return _node(s, (self,), "sigmoid", (s * (1.0 - s),))
 
     # -- differentiation -----------------------------------------------------------------
@@ -167,6 +161,14 @@ class Value:
                 if len(parents) == 2:
                     parents[1].grad += local[1] * g
         return order
+
+
+def sigmoid(x: float) -> float:
+    """1 / (1 + e^-x), in whichever of two forms keeps exp from overflowing."""
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
 
 
 def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
