@@ -183,22 +183,29 @@ def loss_curve(plot: pg.PlotItem) -> pg.PlotDataItem:
     return curve
 
 
+def loggable_losses(losses) -> tuple[np.ndarray, np.ndarray]:
+    """(epochs, losses) without the values a log axis cannot show: zero, negative, not
+    finite. Epochs count from 1."""
+    y = np.asarray(losses, dtype=float)
+    x = np.arange(1, len(y) + 1, dtype=float)
+    keep = np.isfinite(y) & (y > 0)
+    return x[keep], y[keep]
+
+
 def update_loss_curve(curve: pg.PlotDataItem, losses, epochs: int | None = None) -> None:
     """Show `losses` (epoch 1 first) against an x axis running to `epochs`. Values a log
     axis cannot show (zero, negative, not finite) are left out, so a diverged run still
     draws. The axes move only when the data leave whole decades or the epoch count
     changes: redrawing axes every frame would cost more than the curve."""
-    y = np.asarray(losses, dtype=float)
-    x = np.arange(1, len(y) + 1, dtype=float)
-    keep = np.isfinite(y) & (y > 0)
-    curve.setData(x[keep], y[keep])
+    x, y = loggable_losses(losses)
+    curve.setData(x, y)
     plot = curve.getViewBox()
     if plot is None:
         return
-    x_max = float(max(epochs or 0, len(y), 10))
+    x_max = float(max(epochs or 0, len(losses), 10))
     low, high = -3.0, 1.0  # 1e-3 .. 10 until the data leave it
-    if keep.any():
-        logs = np.log10(y[keep])
+    if len(y):
+        logs = np.log10(y)
         low = min(low, float(np.floor(logs.min())))
         high = max(high, float(np.ceil(logs.max())))
     wanted = (x_max, low, high)
@@ -253,7 +260,4 @@ def two_losses(plot: pg.PlotItem, right, wrong) -> None:
     plot.setLabel("bottom", "epoch")
     plot.setLabel("left", "loss (sum over the 4 rows)")
     for losses, color in ((right, BAR), (wrong, WORST)):
-        y = np.asarray(losses, dtype=float)
-        x = np.arange(1, len(y) + 1, dtype=float)
-        keep = np.isfinite(y) & (y > 0)
-        plot.plot(x[keep], y[keep], pen=pg.mkPen(color, width=2))
+        plot.plot(*loggable_losses(losses), pen=pg.mkPen(color, width=2))
