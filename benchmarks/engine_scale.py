@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import resource
+import statistics
 import time
 
 from benchmarks.peers import gc_pauses
@@ -13,15 +14,19 @@ from engine.nn import train_xor
 from engine.value import Value
 
 
-def chain_backward(n: int) -> dict:
-    """Build v = ((x·c)·c)… n deep, then time backward() alone; cost per node."""
+def chain_backward(n: int, repeats: int) -> dict:
+    """Build v = ((x·c)·c)… n deep, then time backward() alone, the median of
+    `repeats` passes; cost per node."""
     x = Value(0.5)
     v = x
     for _ in range(n):
         v = v * 1.0000001
-    t0 = time.perf_counter()
-    v.backward()
-    seconds = time.perf_counter() - t0
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        v.backward()
+        samples.append(time.perf_counter() - t0)
+    seconds = statistics.median(samples)
     return {"nodes": n + 1, "backward_s": seconds, "ns_per_node": seconds / (n + 1) * 1e9}
 
 
@@ -51,7 +56,7 @@ def measure(quick: bool = False) -> dict:
     sizes = (10_000, 100_000) if quick else (10_000, 100_000, 1_000_000)
     epochs = 3000
     return {
-        "chains": [chain_backward(n) for n in sizes],
+        "chains": [chain_backward(n, 3 if n >= 1_000_000 else 7) for n in sizes],
         "gc_ours": gc_pauses(Value, epochs),
         "gc_micrograd": gc_pauses(MicrogradValue, epochs),
         "gc_epochs": epochs,

@@ -70,37 +70,45 @@ def wide_sum(value_class, n: int = 1000) -> float:
     return a[-1].grad
 
 
-def _time(fn, repeats: int) -> list[float]:
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return samples
+def compare(ours, theirs, blocks: int, runs: int = 1) -> dict:
+    """Time the two sides in alternate blocks of `runs` calls, `blocks` blocks each.
 
-
-def compare(ours, theirs, rounds: int, repeats: int) -> dict:
-    """Interleave the two sides `rounds` times; medians in ms and their ratio."""
+    The ms are medians over blocks of the time per call; the speed-up is the median of
+    the block pairs' ratios: each pair ran back to back, so a slow spell of a shared
+    machine slows both sides alike. Blocks rather than single calls, because
+    micrograd's garbage is collected when the next allocations trigger the collector:
+    alternated call by call, our side would often pay for collecting micrograd's.
+    """
     mine, other = [], []
-    for _ in range(rounds):
-        mine += _time(ours, repeats)
-        other += _time(theirs, repeats)
-    m, o = statistics.median(mine) * 1e3, statistics.median(other) * 1e3
-    return {"ours_ms": m, "micrograd_ms": o, "speedup": o / m}
+    for _ in range(blocks):
+        t0 = time.perf_counter()
+        for _ in range(runs):
+            ours()
+        t1 = time.perf_counter()
+        for _ in range(runs):
+            theirs()
+        t2 = time.perf_counter()
+        mine.append((t1 - t0) / runs)
+        other.append((t2 - t1) / runs)
+    ratios = [o / m for m, o in zip(mine, other)]
+    return {"ours_ms": statistics.median(mine) * 1e3,
+            "micrograd_ms": statistics.median(other) * 1e3,
+            "speedup": statistics.median(ratios)}
 
 
 def measure(quick: bool = False) -> dict:
     # micrograd sorts the graph recursively: a sum of 1,000 terms is 2,000 frames deep
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    rounds = 3 if quick else 7
     ours_p, theirs_p = make_parameters(OurValue), make_parameters(MicrogradValue)
-    epoch = compare(lambda: xor_epoch(ours_p), lambda: xor_epoch(theirs_p), rounds, 50)
+    epoch = compare(lambda: xor_epoch(ours_p), lambda: xor_epoch(theirs_p),
+                    30 if quick else 200, 20)
     epochs = 300 if quick else 3000
     ours_run = make_parameters(OurValue)
     theirs_run = make_parameters(MicrogradValue)
     run = compare(lambda: [xor_epoch(ours_run) for _ in range(epochs)],
-                  lambda: [xor_epoch(theirs_run) for _ in range(epochs)], 1 if quick else 3, 1)
-    wide = compare(lambda: wide_sum(OurValue), lambda: wide_sum(MicrogradValue), rounds, 5)
+                  lambda: [xor_epoch(theirs_run) for _ in range(epochs)], 5 if quick else 9)
+    wide = compare(lambda: wide_sum(OurValue), lambda: wide_sum(MicrogradValue),
+                   5 if quick else 15, 5)
     return {"xor_epoch": epoch, f"xor_{epochs}_epochs": run, "wide_sum_1000": wide}
 
 
@@ -128,7 +136,8 @@ def gc_pauses(value_class, epochs: int) -> dict:
 
 
 def report(rows: dict) -> str:
-    lines = ["against micrograd 0.1.0 (median ms; interleaved)",
+    lines = ["against micrograd 0.1.0 (median ms per call; sides alternated in blocks; "
+             "speed-up = median of the block pairs' ratios)",
              f"{'work':>22} {'ours':>10} {'micrograd':>10} {'speed-up':>9}"]
     for name, r in rows.items():
         lines.append(f"{name:>22} {r['ours_ms']:>10.3f} {r['micrograd_ms']:>10.3f} "

@@ -2,11 +2,16 @@
 
 import gc
 import math
+import sys
 import weakref
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Value, topological_order, zero_grad
+from engine import value as value_module
+from engine.value import _walk_with_stack
 
 
 def derivative(f, x0):
@@ -103,6 +108,110 @@ def test_backward_accumulates_and_zero_grad_resets():
     zero_grad(order)
     out.backward()
     assert a.grad == 6.0
+
+
+@st.composite
+def random_graphs(draw):
+    """The output of a random graph of + and * over three leaves, where any earlier
+    node may be used again (so paths share nodes, as in a real network)."""
+    nodes = [Value(1.0), Value(2.0), Value(3.0)]
+    for _ in range(draw(st.integers(1, 40))):
+        a = nodes[draw(st.integers(0, len(nodes) - 1))]
+        b = nodes[draw(st.integers(0, len(nodes) - 1))]
+        nodes.append(a + b if draw(st.booleans()) else a * b)
+    return nodes[-1]
+
+
+def walked_with_stack(root):
+    order = []
+    _walk_with_stack(root, object(), order.append)
+    return order
+
+
+@settings(max_examples=200)
+@given(random_graphs())
+def test_the_recursive_and_the_stack_walk_give_the_same_order(out):
+    order = topological_order(out)
+    assert order == walked_with_stack(out)
+    assert len(set(order)) == len(order) and order[-1] is out
+    position = {node: i for i, node in enumerate(order)}
+    assert all(position[p] < position[n] for n in order for p in n.parents)
+
+
+def deep_graph(depth: int, fork_every: int) -> Value:
+    """A chain `depth` deep; every `fork_every` levels, a side branch that joins back."""
+    x = Value(0.5)
+    v = x
+    for i in range(1, depth):
+        v = v + x
+        if fork_every and i % fork_every == 0:
+            v = v * (x + Value(1.0))
+    return v
+
+
+@pytest.mark.parametrize("fork_every", [0, 7, 300])
+def test_a_deep_graph_is_finished_with_a_stack(fork_every, monkeypatch):
+    """Past a few hundred levels the recursion hands each branch to the stack walk;
+    the order is the one the recursion would have made (side branches included)."""
+    handed_over = []
+
+    def spy(root, token, emit):
+        handed_over.append(root)
+        _walk_with_stack(root, token, emit)
+
+    monkeypatch.setattr(value_module, "_walk_with_stack", spy)
+    v = deep_graph(3 * sys.getrecursionlimit(), fork_every)
+    order = topological_order(v)
+    assert handed_over
+    assert order == walked_with_stack(v)
+    assert len(set(order)) == len(order)
+
+
+def _frames_below() -> int:
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    return depth
+
+
+@pytest.mark.parametrize("fork_every", [0, 7])
+def test_a_walk_started_near_the_recursion_limit_still_finishes(fork_every, monkeypatch):
+    """Called with only 50 frames of the recursion limit left, the recursion fails part
+    way down, and the stack walk finishes from where it stopped."""
+    v = deep_graph(300, fork_every)
+    expected = walked_with_stack(v)
+    restarted = []
+
+    def spy(root, token, emit):
+        restarted.append(root)
+        _walk_with_stack(root, token, emit)
+
+    monkeypatch.setattr(value_module, "_walk_with_stack", spy)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_frames_below() + 50)
+    try:
+        order = topological_order(v)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert restarted == [v]
+    assert order == expected
+
+
+def test_backward_leaves_nothing_for_the_garbage_collector():
+    """Neither the graph nor the walk over it makes a reference cycle: training does
+    not wake the collector (a recursive closure in the walk once did, every epoch)."""
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            x = Value(0.5)
+            out = ((x * 2 + 1).tanh() * x - x) ** 2
+            out.backward()
+            topological_order(out)
+        del x, out
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_hundred_thousand_node_chain():
