@@ -7,6 +7,7 @@ that captures its output, as every micrograd op does.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import random
@@ -96,9 +97,24 @@ def compare(ours, theirs, blocks: int, runs: int = 1) -> dict:
             "speedup": statistics.median(ratios)}
 
 
+@contextlib.contextmanager
+def deep_recursion():
+    """micrograd sorts the graph recursively, and a sum of 1,000 terms is 2,000 frames
+    deep: raise Python's recursion limit while it runs, and put it back after."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def measure(quick: bool = False) -> dict:
-    # micrograd sorts the graph recursively: a sum of 1,000 terms is 2,000 frames deep
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    with deep_recursion():
+        return _measure(quick)
+
+
+def _measure(quick: bool) -> dict:
     ours_p, theirs_p = make_parameters(OurValue), make_parameters(MicrogradValue)
     epoch = compare(lambda: xor_epoch(ours_p), lambda: xor_epoch(theirs_p),
                     30 if quick else 200, 20)
