@@ -198,9 +198,8 @@ def topological_order(root: Value) -> list[Value]:
     Depth-first, parents visited in order: the recursive post-order of the seed page.
     Each walk marks the nodes it has finished with a token of its own (`_mark`), which
     is quicker than a set; so, like `backward()` itself, two threads must not walk one
-    graph at once. Below a few hundred levels the walk carries on with an explicit
-    stack, so a chain of a million nodes is fine and costs the same per node as a
-    short one.
+    graph at once. Past 400 levels deep the walk carries on with an explicit stack, so
+    a chain of a million nodes is fine and costs the same per node as a short one.
     """
     order: list[Value] = []
     token = object()
