@@ -149,20 +149,26 @@ def deep_graph(depth: int, fork_every: int) -> Value:
     return v
 
 
-@pytest.mark.parametrize("fork_every", [0, 7, 300])
-def test_a_deep_graph_is_finished_with_a_stack(fork_every, monkeypatch):
-    """Past a few hundred levels the recursion hands each branch to the stack walk;
-    the order is the one the recursion would have made (side branches included)."""
-    handed_over = []
+@pytest.fixture
+def stack_walks(monkeypatch):
+    """The nodes from which topological_order started a stack walk, in call order."""
+    started = []
 
     def spy(root, token, emit):
-        handed_over.append(root)
+        started.append(root)
         _walk_with_stack(root, token, emit)
 
     monkeypatch.setattr(value_module, "_walk_with_stack", spy)
+    return started
+
+
+@pytest.mark.parametrize("fork_every", [0, 7, 300])
+def test_a_deep_graph_is_finished_with_a_stack(fork_every, stack_walks):
+    """Past a few hundred levels the recursion hands each branch to the stack walk;
+    the order is the one the recursion would have made (side branches included)."""
     v = deep_graph(3 * sys.getrecursionlimit(), fork_every)
     order = topological_order(v)
-    assert handed_over
+    assert stack_walks
     assert order == walked_with_stack(v)
     assert len(set(order)) == len(order)
 
@@ -175,25 +181,18 @@ def _frames_below() -> int:
 
 
 @pytest.mark.parametrize("fork_every", [0, 7])
-def test_a_walk_started_near_the_recursion_limit_still_finishes(fork_every, monkeypatch):
+def test_a_walk_started_near_the_recursion_limit_still_finishes(fork_every, stack_walks):
     """Called with only 50 frames of the recursion limit left, the recursion fails part
     way down, and the stack walk finishes from where it stopped."""
     v = deep_graph(300, fork_every)
     expected = walked_with_stack(v)
-    restarted = []
-
-    def spy(root, token, emit):
-        restarted.append(root)
-        _walk_with_stack(root, token, emit)
-
-    monkeypatch.setattr(value_module, "_walk_with_stack", spy)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(_frames_below() + 50)
     try:
         order = topological_order(v)
     finally:
         sys.setrecursionlimit(limit)
-    assert restarted == [v]
+    assert stack_walks == [v]
     assert order == expected
 
 
