@@ -43,9 +43,9 @@ def measure(sizes=(500, 1000, 5000), repeats: int = 5) -> list[dict]:
     from engine import parse
     from engine.stepping import Stepper
     from gui.app import application
-    from gui.graph_scene import GraphScene
-    from gui.graph_view import GraphView
-    from gui.layout import layered_layout
+    from gui.graph.layout import layered_layout
+    from gui.graph.scene import GraphScene
+    from gui.graph.view import GraphView
 
     application()
     rows = []

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from gui.app import application
-    from gui.report_figures import write_report
+    from gui.tabs.report_figures import write_report
 
     application()
     for path in write_report(data, args.out):

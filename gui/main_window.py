@@ -17,17 +17,18 @@ from PySide6.QtWidgets import (
 
 from engine import ExpressionError, parse
 from engine.files import read_program, write_atomic
-from gui import export, process_job, threads
-from gui.editor import PRESETS, EditorPanel
-from gui.graph_tab import GraphTab
-from gui.inspector import Inspector
-from gui.modes_tab import ModesTab
-from gui.pitfalls_tab import PitfallsTab
-from gui.report_writer import ReportWriter
-from gui.rules_tab import RulesTab
-from gui.session import Session
-from gui.tensorflow_checker import READY, TensorFlowChecker
-from gui.xor_tab import XorTab
+from gui.graph import export
+from gui.graph.editor import PRESETS, EditorPanel
+from gui.graph.inspector import Inspector
+from gui.graph.session import Session
+from gui.graph.tab import GraphTab
+from gui.jobs import process_job, threads
+from gui.jobs.report_writer import ReportWriter
+from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
+from gui.tabs.modes import ModesTab
+from gui.tabs.pitfalls import PitfallsTab
+from gui.tabs.rules import RulesTab
+from gui.tabs.xor import XorTab
 
 APP_NAME = "Autograd Debugger"
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"

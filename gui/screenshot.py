@@ -27,8 +27,8 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     from PySide6.QtWidgets import QApplication
 
     from gui.app import application
+    from gui.jobs.tensorflow_checker import LOADING
     from gui.main_window import MainWindow
-    from gui.tensorflow_checker import LOADING
 
     app = application()
     window = MainWindow(expr, remember=False)

@@ -33,7 +33,7 @@ def dialogs(monkeypatch):
 @pytest.fixture(autouse=True)
 def no_threads_left(qapp):
     yield
-    from gui import process_job, threads
+    from gui.jobs import process_job, threads
 
     qapp.processEvents()
     assert not threads.running(), f"threads left running: {threads.running()}"

@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from engine import parse
-from gui.editor import PRESETS, list_presets
-from gui.graph_scene import LARGE
-from gui.layout import layered_layout
+from gui.graph.editor import PRESETS, list_presets
+from gui.graph.layout import layered_layout
+from gui.graph.scene import LARGE
 from gui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -208,7 +208,7 @@ def test_save_and_open_round_trip(window, tmp_path):
 
 
 def test_export_png_and_svg(window, tmp_path):
-    from gui.export import write_scene
+    from gui.graph.export import write_scene
 
     window.graph_tab.actions["end"].trigger()
     png, svg = tmp_path / "g.png", tmp_path / "g.svg"
@@ -239,7 +239,7 @@ def test_write_report_from_the_window(window, qtbot, tmp_path):
 
 
 def test_a_graph_too_large_to_draw_still_steps(window):
-    from gui.graph_scene import MAX_DRAWN
+    from gui.graph.scene import MAX_DRAWN
 
     links = MAX_DRAWN // 3 + 10  # each link: a constant, a product, a tanh
     text = "x = 0.5\na0 = tanh(x)\n" + "\n".join(

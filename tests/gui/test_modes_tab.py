@@ -1,6 +1,6 @@
 """The Modes tab: the sweep in a worker, cancel, and a window that keeps responding."""
 
-from gui import process_job, threads
+from gui.jobs import process_job, threads
 
 
 def open_modes(window, qtbot, sizes, repeats=1):

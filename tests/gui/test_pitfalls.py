@@ -4,9 +4,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
 from engine.stepping import first_wrong_step
-from gui.editor import PRESETS
-from gui.graph_items import WRONG
-from gui.ranked_table import WRONG_BACKGROUND
+from gui.graph.editor import PRESETS
+from gui.graph.items import WRONG
+from gui.tabs.ranked_table import WRONG_BACKGROUND
 
 
 def test_red_mark_lands_on_the_first_wrong_step(window):

@@ -10,8 +10,9 @@ from PySide6.QtWidgets import QMessageBox
 
 from engine.modes import SweepRow
 from engine.rules import rule_errors
-from gui import plots, process_job, threads
 from gui.app import report_unexpected
+from gui.jobs import process_job, threads
+from gui.tabs import plots
 
 
 def test_a_failing_training_worker_reports_and_returns_to_idle(window, qtbot):

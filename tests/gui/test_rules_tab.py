@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from engine import tensorflow_check
-from gui.tensorflow_checker import READY, UNAVAILABLE
+from gui.jobs.tensorflow_checker import READY, UNAVAILABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -3,7 +3,7 @@
 import math
 
 from engine.nn import train_xor
-from gui import process_job, threads
+from gui.jobs import process_job, threads
 
 
 def open_xor(window, qtbot):

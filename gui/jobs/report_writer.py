@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from engine.report import ReportData, ReportProgress
-from gui.process_job import ProcessJob
-from gui.report_figures import write_report
+from gui.jobs.process_job import ProcessJob
+from gui.tabs.report_figures import write_report
 
 
 class ReportWriter(QObject):

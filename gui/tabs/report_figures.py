@@ -12,7 +12,7 @@ def _panel(*titles: str):
     """A white widget holding one PlotWidget per title, side by side."""
     from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-    from gui import plots
+    from gui.tabs import plots
 
     widget = QWidget()
     widget.setStyleSheet("background: white;")
@@ -45,7 +45,7 @@ def write_figures(data, folder: str | os.PathLike) -> list[Path]:
     """rules.png, modes.png and xor.png for a ReportData, in `folder`; returns the paths
     written. Needs a QApplication (offscreen is fine)."""
     from engine.nn import DEFAULT_SEED
-    from gui import plots
+    from gui.tabs import plots
 
     folder = Path(folder)
     written = []

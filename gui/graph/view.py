@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
-from gui.graph_scene import GraphScene
+from gui.graph.scene import GraphScene
 
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
 READABLE_SCALE = 0.6      # a new graph is never shown smaller than this: it scrolls instead

@@ -14,10 +14,10 @@ from PySide6.QtWidgets import (
 )
 
 from engine.modes import SIZES, Progress, SweepRow, break_even, passes_table
-from gui import plots
-from gui.process_job import ProcessJob
-from gui.ranked_table import Column, RankedTable
-from gui.widgets import group_box
+from gui.jobs.process_job import ProcessJob
+from gui.tabs import plots
+from gui.tabs.ranked_table import Column, RankedTable
+from gui.tabs.widgets import group_box
 
 INTRO = ("The function is the seed's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
          "differentiated with respect to its N weights. Reverse mode builds the graph once and "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 
-from gui.process_child import run_generator
+from gui.jobs.process_child import run_generator
 
 _jobs: list[ProcessJob] = []
 _context = multiprocessing.get_context("spawn")  # no fork of a process with threads

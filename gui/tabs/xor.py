@@ -30,11 +30,11 @@ from engine.nn import (
     predictions,
     train_xor,
 )
-from gui import plots
-from gui.network_view import NetworkView
-from gui.process_job import ProcessJob
-from gui.ranked_table import Column, RankedTable
-from gui.widgets import group_box
+from gui.jobs.process_job import ProcessJob
+from gui.tabs import plots
+from gui.tabs.network_view import NetworkView
+from gui.tabs.ranked_table import Column, RankedTable
+from gui.tabs.widgets import group_box
 
 FRAME_MS = 33  # about 30 frames a second, whatever the training speed
 

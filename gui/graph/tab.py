@@ -15,11 +15,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.pitfalls import NO_SORT, OVERWRITE
-from gui import threads
-from gui.graph_scene import LARGE, MAX_DRAWN, GraphScene
-from gui.graph_view import GraphView
-from gui.layout import GraphLayout, layered_layout
-from gui.session import Session
+from gui.graph.layout import GraphLayout, layered_layout
+from gui.graph.scene import LARGE, MAX_DRAWN, GraphScene
+from gui.graph.session import Session
+from gui.graph.view import GraphView
+from gui.jobs import threads
 
 
 class LayoutWorker(QObject):

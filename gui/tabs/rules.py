@@ -18,11 +18,11 @@ from engine.checks import step_size_errors
 from engine.reference import reference_derivative
 from engine.rules import rule_errors
 from engine.tensorflow_check import INSTALL_HINT
-from gui import plots
-from gui.ranked_table import Column, RankedTable
-from gui.session import Session
-from gui.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
-from gui.widgets import ProgramTab
+from gui.graph.session import Session
+from gui.jobs.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
+from gui.tabs import plots
+from gui.tabs.ranked_table import Column, RankedTable
+from gui.tabs.widgets import ProgramTab
 
 MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 

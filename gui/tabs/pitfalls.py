@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
 from engine.nn import train_xor
 from engine.pitfalls import NO_SORT, OVERWRITE, accumulated_gradients
 from engine.stepping import gradients_with
-from gui import plots
-from gui.editor import PRESETS
-from gui.ranked_table import Column, RankedTable
-from gui.session import Session
-from gui.widgets import ProgramTab
+from gui.graph.editor import PRESETS
+from gui.graph.session import Session
+from gui.tabs import plots
+from gui.tabs.ranked_table import Column, RankedTable
+from gui.tabs.widgets import ProgramTab
 
 MAX_NODES = 20_000
 ZERO_GRAD_EPOCHS = 1000  # the correct run has collapsed by then; the buggy one has not

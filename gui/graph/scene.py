@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 from engine.explain import expression, op_symbol
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
-from gui.graph_items import (
+from gui.graph.items import (
     BACKWARD,
     CURRENT,
     EDGE,
@@ -33,7 +33,7 @@ from gui.graph_items import (
     add_arrow,
     pen,
 )
-from gui.layout import GraphLayout
+from gui.graph.layout import GraphLayout
 
 GAP_AFTER_VALUE = 120.0 # edges leaving a value carry a label in the backward pass
 GAP_AFTER_OP = 36.0

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from engine import ExpressionError
 
-PRESETS = Path(__file__).resolve().parent.parent / "assets" / "presets"
+PRESETS = Path(__file__).resolve().parents[2] / "assets" / "presets"
 
 
 def list_presets(folder: Path = PRESETS) -> list[tuple[str, Path]]:
