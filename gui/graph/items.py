@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsPathItem,
     QGraphicsRectItem,
@@ -37,7 +36,7 @@ BACKWARD = QColor("#2563eb")   # gradient flow already applied
 WRONG = QColor("#dc2626")
 EDGE = QColor("#6b7280")
 LABEL_GROUND = QColor(255, 255, 255, 230)
-LABEL_OFFSET = 58.0  # half the gap after a value layer (graph_scene.GAP_AFTER_VALUE)
+LABEL_PT = 8.0  # edge labels
 
 
 @cache
@@ -131,11 +130,15 @@ class ValueItem(QGraphicsRectItem):
             self.numbers.setVisible(visible)
 
 
-class OpItem(QGraphicsEllipseItem):
-    """An operation: a small circle with its symbol (made when labels are first shown)."""
+class OpItem(QGraphicsPathItem):
+    """An operation: a circle with its symbol, or a pill when a folded constant makes the
+    symbol wide (`× 1.2`). The symbol is made when labels are first shown."""
 
-    def __init__(self, index: int, symbol: str, labels: bool = True):
-        super().__init__(-OP_D / 2, -OP_D / 2, OP_D, OP_D)
+    def __init__(self, index: int, symbol: str, width: float = OP_D, labels: bool = True):
+        super().__init__()
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(-width / 2, -OP_D / 2, width, OP_D), OP_D / 2, OP_D / 2)
+        self.setPath(path)
         self.index = index
         self.setBrush(QColor("#f3f4f6"))
         self.setPen(pen(EDGE.rgba(), 1.2))
@@ -154,7 +157,7 @@ class OpItem(QGraphicsEllipseItem):
 
     def set_labels_visible(self, visible: bool) -> None:
         if visible and self.symbol is None:
-            self.symbol = _text(self, 9.0 if len(self.symbol_text) <= 2 else 7.0, bold=True)
+            self.symbol = _text(self, op_font_size(self.symbol_text), bold=True)
             self.symbol.setText(self.symbol_text)
             r = self.symbol.boundingRect()
             self.symbol.setPos(-r.width() / 2, -r.height() / 2)
@@ -162,36 +165,78 @@ class OpItem(QGraphicsEllipseItem):
             self.symbol.setVisible(visible)
 
 
-def add_arrow(path: QPainterPath, start: QPointF, end: QPointF,
-              bend: float = 0.0) -> tuple[QPointF, QPointF, QPointF, QPointF]:
-    """Append a curved arrow from `start` to `end` to `path`; returns its control points."""
-    dx = max(30.0, (end.x() - start.x()) / 2)
-    c1 = QPointF(start.x() + dx, start.y() + bend)
-    c2 = QPointF(end.x() - dx, end.y() + bend)
-    path.moveTo(start)
-    path.cubicTo(c1, c2, end)
-    path.moveTo(end)  # the head
-    path.lineTo(end.x() - 7, end.y() - 4)
-    path.moveTo(end)
-    path.lineTo(end.x() - 7, end.y() + 4)
-    return start, c1, c2, end
+def op_font_size(symbol: str) -> float:
+    return 9.0 if len(symbol) <= 2 else 7.5
 
 
-class EdgeItem(QGraphicsPathItem):
-    """An arrow from `start` to `end`, with an optional label for the gradient it carries.
+def op_width(symbol: str) -> float:
+    """How wide an operation's shape is: a circle, or wider for a long symbol."""
+    if len(symbol) <= 2:
+        return OP_D
+    width = QFontMetricsF(font(op_font_size(symbol), True)).horizontalAdvance(symbol)
+    return max(OP_D, width + 16.0)
 
-    The scene draws every edge in its plain style as one shared path; an EdgeItem is
-    made only for an edge that needs a style of its own."""
 
-    def __init__(self, start: QPointF, end: QPointF, bend: float = 0.0):
-        super().__init__()
-        self.setZValue(-1)
-        path = QPainterPath()
-        self._controls = add_arrow(path, start, end, bend)
-        self.setPath(path)
+def label_size(text: str) -> tuple[float, float]:
+    """The room an edge label needs, in its widest (bold) form: the labels' characters
+    (digits, signs, 'e', '×', '=') have fixed advances, so each is measured once."""
+    lines = text.split("\n")
+    width = max(sum(_advance(c) for c in line) for line in lines)
+    return width + 6.0, _label_metrics().height() * len(lines) + 2.0
+
+
+@cache
+def _label_metrics() -> QFontMetricsF:
+    return QFontMetricsF(font(LABEL_PT, True))
+
+
+@cache
+def _advance(char: str) -> float:
+    return _label_metrics().horizontalAdvance(char)
+
+
+def segments_path(segments, path: QPainterPath | None = None) -> QPainterPath:
+    """A QPainterPath through `segments` (lines of two points, cubics of four)."""
+    path = QPainterPath() if path is None else path
+    here = None
+    for seg in segments:
+        if seg[0] != here:
+            path.moveTo(*seg[0])
+        if len(seg) == 2:
+            path.lineTo(*seg[1])
+        else:
+            path.cubicTo(*seg[1], *seg[2], *seg[3])
+        here = seg[-1]
+    return path
+
+
+def add_head(path: QPainterPath, end: tuple[float, float]) -> None:
+    """An arrow head at `end`, pointing right (every edge enters its target level)."""
+    x, y = end
+    path.moveTo(x, y)
+    path.lineTo(x - 7, y - 4)
+    path.moveTo(x, y)
+    path.lineTo(x - 7, y + 4)
+
+
+class EdgeItem:
+    """An edge drawn in a style of its own, over the shared paths that draw every edge
+    plainly: a few short path items (so that a repaint near one end does not redraw the
+    whole of a long edge) and, once it carries a gradient, a label in the space the
+    layout kept for it."""
+
+    def __init__(self, scene, pieces: list[QPainterPath], label_center):
+        self.pieces = []
+        for piece in pieces:
+            item = QGraphicsPathItem(piece)
+            item.setZValue(-1)
+            scene.addItem(item)
+            self.pieces.append(item)
+        self.scene = scene
+        self.label_center = label_center
         self.tag: QGraphicsRectItem | None = None  # the label, made when first needed
         self._state = None
-        self.set_style(EDGE, 1.0, dashed=False)
+        self._labels_visible = True
 
     def set_style(self, color: QColor, width: float, dashed: bool,
                   label: str = "", bold: bool = False) -> None:
@@ -199,54 +244,42 @@ class EdgeItem(QGraphicsPathItem):
         if state == self._state:
             return
         self._state = state
-        self.setPen(pen(color.rgba(), width, dashed))
-        if label and self.tag is None:
+        p = pen(color.rgba(), width, dashed)
+        for item in self.pieces:
+            item.setPen(p)
+        if label and self.tag is None and self.label_center is not None:
             self._make_tag()
         if self.tag is not None:
-            self.tag.setVisible(bool(label))
-        if label:
-            text = self.tag.childItems()[0]
-            text.setText(label)
-            text.setBrush(color)
-            text.setFont(font(8.0, bold))
-            r = text.boundingRect()
-            mid = self._middle()
-            self.tag.setRect(-1, 0, r.width() + 2, r.height())
-            self.tag.setPos(mid.x() - r.width() / 2, mid.y() - r.height() / 2)
+            self.tag.setVisible(bool(label) and self._labels_visible)
+            if label:
+                text = self.tag.childItems()[0]
+                text.setText(label)
+                text.setBrush(color)
+                text.setFont(font(LABEL_PT, bold))
+                r = text.boundingRect()
+                x, y = self.label_center
+                self.tag.setRect(-2, -1, r.width() + 4, r.height() + 2)
+                self.tag.setPos(x - r.width() / 2, y - r.height() / 2)
+
+    @property
+    def label(self) -> str:
+        return self._state[3] if self._state else ""
 
     def _make_tag(self) -> None:
-        # a separate top-level item, above every edge, on a white ground so that no
-        # line crosses its text
+        # above every edge, on a white ground: the edge it belongs to runs under it
         self.tag = QGraphicsRectItem()
         self.tag.setZValue(2)
         self.tag.setBrush(LABEL_GROUND)
         self.tag.setPen(QPen(Qt.PenStyle.NoPen))
         QGraphicsSimpleTextItem(self.tag)
-        if self.scene() is not None:
-            self.scene().addItem(self.tag)
-
-    def _middle(self) -> QPointF:
-        """Where the label goes: the middle of the first gap the edge crosses, so that
-        on a long edge it stays beside its source instead of over a node on the way."""
-        p0, p1, p2, p3 = self._controls
-        x = p0.x() + min(LABEL_OFFSET, (p3.x() - p0.x()) / 2)
-
-        def at(t: float) -> QPointF:
-            u = 1 - t
-            return p0 * (u * u * u) + p1 * (3 * u * u * t) + p2 * (3 * u * t * t) + p3 * (t * t * t)
-
-        lo, hi = 0.0, 1.0
-        for _ in range(24):  # x grows along the curve, so bisect on t
-            mid = (lo + hi) / 2
-            if at(mid).x() < x:
-                lo = mid
-            else:
-                hi = mid
-        return at(lo)
+        self.scene.addItem(self.tag)
 
     def label_rect(self) -> QRectF:
-        return QRectF() if self.tag is None else self.tag.sceneBoundingRect()
+        if self.tag is None or not self.label:
+            return QRectF()
+        return self.tag.sceneBoundingRect()
 
     def set_labels_visible(self, visible: bool) -> None:
-        if self.tag is not None and self._state and self._state[3]:
-            self.tag.setVisible(visible)
+        self._labels_visible = visible
+        if self.tag is not None:
+            self.tag.setVisible(visible and bool(self.label))

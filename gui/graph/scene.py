@@ -1,20 +1,23 @@
 """The computation graph as a QGraphicsScene that mirrors a Stepper.
 
-Items are placed once per graph (from `layout.layered_layout`); `refresh` then sets the
-labels and colours of only the items a step touched. The scene shows what the engine
-holds: values the forward pass has revealed, gradients as the stepper wrote them, and
-on each edge the contribution its backward step sent, as `local × upstream = result`.
+`graph_spec` says what is drawn (a box per value, a circle per operation, an edge per
+operand, constants folded into their operation unless asked for as boxes) and how much
+room each piece and each edge label needs; `layout.layered_layout` places it; `build`
+makes the items once per graph; `refresh` then sets the labels and colours of only the
+items a step touched. The scene shows what the engine holds: values the forward pass has
+revealed, gradients as the stepper wrote them, and on each edge the contribution its
+backward step sent, as `local × upstream = result`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 
-from PySide6.QtCore import QPointF
 from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
-from engine.explain import expression, op_symbol
+from engine.explain import expression, number, op_symbol
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 from gui.graph.items import (
@@ -30,17 +33,17 @@ from gui.graph.items import (
     EdgeItem,
     OpItem,
     ValueItem,
-    add_arrow,
+    add_head,
+    label_size,
+    op_width,
     pen,
+    segments_path,
 )
-from gui.graph.layout import GraphLayout
+from gui.graph.layout import Drawing
 
-GAP_AFTER_VALUE = 120.0 # edges leaving a value carry a label in the backward pass
-GAP_AFTER_OP = 36.0
-ROW_H = VALUE_H + 30.0
-LARGE = 1500     # above this many nodes, labels show only when zoomed in
-EDGES_PER_PATH = 24  # ops whose plain edges share one path item
+LARGE = 1500      # above this many nodes, labels show only when zoomed in
 MAX_DRAWN = 20_000  # above this many, the graph is not drawn: it would take minutes
+PIECE_W = 420.0   # edges are drawn in pieces about this wide, so a repaint stays local
 
 
 def box_title(node: Value) -> str:
@@ -61,21 +64,103 @@ def short(x: float) -> str:
     return "0" if x == 0.0 else f"{x:.4g}"
 
 
+def folded_symbol(node: Value, folded: list[bool]) -> str:
+    """The operation's symbol with its folded constants written in: '× 1.2', '2 −'."""
+    symbol = op_symbol(node)
+    if not any(folded):
+        return symbol
+    parts = [number(p.data) if f else "" for p, f in zip(node.parents, folded)]
+    if len(parts) == 2:
+        left, right = parts
+        return " ".join(part for part in (left, symbol, right) if part)
+    return f"{symbol} {parts[0]}".strip()
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """What the layout places. Layout node k is `ids[k]`: 'v3' the box of value 3 (a
+    constant's box too), 'o3' the operation that computes value 3. Edge e goes
+    `edges[e]` = (source node, target node, label size or None) and stands for operand
+    `keys[e]` = (value index i, parent position k) of value i, or (i, -1) for the edge
+    from the operation to its result."""
+
+    ids: list[str]
+    kinds: list[str]
+    sizes: list[tuple[float, float]]
+    edges: list[tuple[int, int, tuple[float, float] | None]]
+    keys: list[tuple[int, int]]
+    symbols: dict[int, str]
+    folded: bool
+
+    @property
+    def radii(self) -> list[float]:
+        """Operations are drawn with round ends; boxes are square."""
+        return [OP_D / 2 if kind == "op" else 0.0 for kind in self.kinds]
+
+
+def graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool = True) -> GraphSpec:
+    """The nodes and edges to draw for `stepper`'s graph, constants folded or not."""
+    nodes = stepper.forward_steps
+    index = {node: i for i, node in enumerate(nodes)}
+    labels = {}
+    for step in stepper.backward_steps:
+        if not step.seed:
+            i = index[step.node]
+            for k, c in enumerate(step.contributions):
+                labels[(i, k)] = contribution_label(c.local, c.upstream, c.contribution)
+
+    def hidden(node: Value) -> bool:
+        return folded and roles.get(node) == "constant"
+
+    ids, kinds, sizes, edges, keys, symbols = [], [], [], [], [], {}
+    where: dict[int, int] = {}
+    for i, node in enumerate(nodes):
+        if node.parents:
+            flags = [hidden(p) for p in node.parents]
+            symbol = folded_symbol(node, flags)
+            symbols[i] = symbol
+            op = len(ids)
+            ids.append(f"o{i}")
+            kinds.append("op")
+            sizes.append((op_width(symbol), OP_D))
+            for k, parent in enumerate(node.parents):
+                if not flags[k]:
+                    size = label_size(labels.get((i, k), "0 × 0\n= 0"))
+                    edges.append((where[index[parent]], op, size))
+                    keys.append((i, k))
+        elif hidden(node):
+            continue
+        where[i] = len(ids)
+        ids.append(f"v{i}")
+        kinds.append("constant" if roles.get(node) == "constant" else "value")
+        sizes.append((VALUE_W, VALUE_H))
+        if node.parents:
+            edges.append((where[i] - 1, where[i], None))
+            keys.append((i, -1))
+    return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded)
+
+
 class GraphScene(QGraphicsScene):
     """Items for one program's graph, kept in step with `stepper`."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.stepper: Stepper | None = None
-        self.nodes: list[Value] = []
-        self.value_items: list[ValueItem] = []
-        self.op_items: dict[int, OpItem] = {}
-        self._edge_specs: dict[int, list] = {}  # op i -> (start, end, bend) per edge
-        self._edges: dict[tuple[int, int], EdgeItem] = {}  # the edges styled so far
-        self._index: dict[Value, int] = {}
-        self._step_of: dict[int, int] = {}              # node -> its backward step number
-        self._first_grad: dict[int, int] = {}           # node -> first step that sets grad
+        self._forget()
         self.labels_visible = True
+
+    def _forget(self) -> None:
+        self.stepper: Stepper | None = None
+        self.spec: GraphSpec | None = None
+        self.drawing: Drawing | None = None
+        self.nodes: list[Value] = []
+        self.value_items: list[ValueItem] = []   # drawn boxes, in node order
+        self._box: dict[int, ValueItem] = {}     # value index -> its box
+        self.op_items: dict[int, OpItem] = {}    # value index -> its operation
+        self._edge_of: dict[tuple[int, int], int] = {}  # (i, k) -> edge index
+        self._edges: dict[int, EdgeItem] = {}    # the edges styled so far
+        self._index: dict[Value, int] = {}
+        self._step_of: dict[int, int] = {}       # node -> its backward step number
+        self._first_grad: dict[int, int] = {}    # node -> first step that sets grad
 
     @property
     def large(self) -> bool:
@@ -84,108 +169,103 @@ class GraphScene(QGraphicsScene):
     def show_too_large(self, stepper: Stepper) -> None:
         """A graph too large to draw: a sentence instead of items."""
         self.clear()
-        self.stepper = None
-        self.nodes, self.value_items, self.op_items = [], [], {}
-        self._edge_specs, self._edges, self._index = {}, {}, {}
+        self._forget()
         n = len(stepper.forward_steps)
         note = self.addSimpleText(
             f"This graph has {n:,} nodes, more than the {MAX_DRAWN:,} this view draws.\n"
             "Stepping, the inspector and the other tabs still work on it.")
         note.setBrush(INK)
 
-    def build(self, stepper: Stepper, layout: GraphLayout, roles: dict[Value, str]) -> None:
-        """Replace the scene's items with `stepper`'s graph placed by `layout`."""
+    def build(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
+              roles: dict[Value, str]) -> None:
+        """Replace the scene's items with `stepper`'s graph as `spec` and `drawing` say."""
         self.clear()
+        self._forget()
         self.labels_visible = True
-        self.stepper = stepper
+        self.stepper, self.spec, self.drawing = stepper, spec, drawing
+        self.nodes = stepper.forward_steps
         # a large static scene paints faster with no index than with a BSP tree
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex
-                                if len(stepper.forward_steps) > LARGE
+                                if len(self.nodes) > LARGE
                                 else QGraphicsScene.ItemIndexMethod.BspTreeIndex)
-        self.nodes = stepper.forward_steps
         self._index = {node: i for i, node in enumerate(self.nodes)}
         self._step_of = {self._index[s.node]: j for j, s in enumerate(stepper.backward_steps)
                          if not s.seed}
-        self._first_grad = {}
         for j, s in enumerate(stepper.backward_steps):
             for c in s.contributions:
                 self._first_grad.setdefault(self._index[c.parent], j)
-        xs = self._layer_positions(layout)
-        self.value_items, self.op_items = [], {}
-        self._edge_specs, self._edges = {}, {}
         large = self.large
-        for i, node in enumerate(self.nodes):
-            title = partial(box_title, node) if large else box_title(node)
-            item = ValueItem(i, roles.get(node, "intermediate"), title, labels=not large)
-            item.setPos(xs[layout.layer[("v", i)]], layout.row[("v", i)] * ROW_H)
+        for k, node_id in enumerate(spec.ids):
+            i = int(node_id[1:])
+            x, y = drawing.centers[k]
+            if node_id[0] == "o":
+                item = OpItem(i, spec.symbols[i], spec.sizes[k][0], labels=not large)
+                self.op_items[i] = item
+            else:
+                node = self.nodes[i]
+                title = partial(box_title, node) if large else box_title(node)
+                item = ValueItem(i, roles.get(node, "intermediate"), title, labels=not large)
+                self._box[i] = item
+                self.value_items.append(item)
+            item.setPos(x, y)
             self.addItem(item)
-            self.value_items.append(item)
-        # plain edges are drawn by shared paths, a few dozen ops' edges each, so that a
-        # repaint only redraws the paths near what changed
-        plain, in_chunk = QPainterPath(), 0
-        for i, node in enumerate(self.nodes):
-            if node.parents:
-                self._add_op(i, node, xs[layout.layer[("o", i)]], layout.row[("o", i)] * ROW_H,
-                             plain)
-                in_chunk += 1
-                if in_chunk == EDGES_PER_PATH:
-                    self._add_plain(plain)
-                    plain, in_chunk = QPainterPath(), 0
-        self._add_plain(plain)
+        self._edge_of = {key: e for e, key in enumerate(spec.keys)}
+        self._draw_plain_edges()
         if large:
             self.set_labels_visible(False)
         self.refresh()
 
-    def _layer_positions(self, layout: GraphLayout) -> list[float]:
-        has_value = [False] * layout.layers
-        for (kind, _), layer in layout.layer.items():
-            if kind == "v":
-                has_value[layer] = True
-        xs, x = [], 0.0
-        for layer in range(layout.layers):
-            width = VALUE_W if has_value[layer] else OP_D
-            xs.append(x + width / 2)
-            x += width + (GAP_AFTER_VALUE if has_value[layer] else GAP_AFTER_OP)
-        return xs
+    # -- edges --------------------------------------------------------------------------------
 
-    def _add_plain(self, path: QPainterPath) -> None:
-        if not path.isEmpty():
-            shared = QGraphicsPathItem(path)
-            shared.setPen(pen(EDGE.rgba(), 1.0))
-            shared.setZValue(-2)
-            self.addItem(shared)
+    def _own_segments(self, e: int) -> list:
+        """The part of edge e that is its own: all of it, or for a bus edge the drop
+        from the lane (the lane itself is shared with its source's other bus edges)."""
+        route = self.drawing.routes[e]
+        return route[self.drawing.own_from[e]:]
 
-    def _add_op(self, i: int, node: Value, x: float, y: float, plain: QPainterPath) -> None:
-        op = OpItem(i, op_symbol(node), labels=not self.large)
-        op.setPos(x, y)
-        self.addItem(op)
-        self.op_items[i] = op
-        specs = []
-        seen: dict[int, int] = {}
-        for parent in node.parents:
-            p = self._index[parent]
-            repeat = seen.get(p, 0)
-            seen[p] = repeat + 1
-            start = self.value_items[p].pos() + QPointF(VALUE_W / 2, 0)
-            specs.append((start, QPointF(x - OP_D / 2, y), 18.0 * repeat))
-        end = self.value_items[i].pos() - QPointF(VALUE_W / 2, 0)
-        specs.append((QPointF(x + OP_D / 2, y), end, 0.0))  # op -> value, last
-        for start, stop, bend in specs:
-            add_arrow(plain, start, stop, bend)
-        self._edge_specs[i] = specs
+    def _draw_plain_edges(self) -> None:
+        """Every edge in its plain style, as a few shared paths, one per strip of the
+        scene PIECE_W wide: a step's repaint then redraws only the strips it touches."""
+        strips: dict[int, QPainterPath] = {}
+        drawing = self.drawing
+        for e in range(len(self.spec.edges)):
+            self._add_to_strips(strips, self._own_segments(e), head=True)
+        for trunk in drawing.trunks.values():
+            self._add_to_strips(strips, trunk, head=False)
+        plain = pen(EDGE.rgba(), 1.0)
+        for path in strips.values():
+            item = QGraphicsPathItem(path)
+            item.setPen(plain)
+            item.setZValue(-2)
+            self.addItem(item)
 
-    def _edge(self, i: int, k: int, plain_style: bool) -> EdgeItem | None:
-        """Edge k of op i (the last one leads to the value): made on first need. An edge
-        still in the plain style needs no item: the shared path draws it."""
-        key = (i, k)
-        edge = self._edges.get(key)
+    @staticmethod
+    def _add_to_strips(strips: dict[int, QPainterPath], segments, head: bool) -> None:
+        for strip, part in _by_strip(segments):
+            path = strips.get(strip)
+            if path is None:
+                path = strips[strip] = QPainterPath()
+            segments_path(part, path)
+        if head and segments:
+            end = segments[-1][-1]
+            path = strips.setdefault(int(end[0] // PIECE_W), QPainterPath())
+            add_head(path, end)
+
+    def _edge(self, e: int, plain_style: bool) -> EdgeItem | None:
+        """Edge e's own item, made on first need. An edge still in the plain style needs
+        none: the shared paths draw it."""
+        edge = self._edges.get(e)
         if edge is None:
             if plain_style:
                 return None
-            edge = self._edges[key] = EdgeItem(*self._edge_specs[i][k])
-            self.addItem(edge)
-            if edge.tag is not None:
-                self.addItem(edge.tag)
+            segments = self._own_segments(e)
+            pieces = []
+            for _, part in _by_strip(segments):
+                pieces.append(segments_path(part))
+            add_head(pieces[-1], segments[-1][-1])
+            edge = self._edges[e] = EdgeItem(self, pieces, self.drawing.label_centers[e])
+            if not self.labels_visible:
+                edge.set_labels_visible(False)
         return edge
 
     def set_labels_visible(self, visible: bool) -> None:
@@ -198,6 +278,11 @@ class GraphScene(QGraphicsScene):
             edge.set_labels_visible(visible)
 
     # -- keeping up with the stepper ---------------------------------------------------------
+
+    def is_drawn(self, node: Value) -> bool:
+        """Whether `node` has a box or an operation of its own in the picture."""
+        i = self._index.get(node)
+        return i is not None and (i in self._box or i in self.op_items)
 
     def _touched_by(self, position: int) -> set[int]:
         """Nodes whose drawing the step at `position` (1-based) affects."""
@@ -230,18 +315,20 @@ class GraphScene(QGraphicsScene):
         n_forward = len(stepper.forward_steps)
         backward_done = stepper.position - n_forward  # backward steps taken
         revealed = stepper.is_revealed(node)
-        has_grad = self._first_grad.get(i, len(stepper.backward_steps)) < backward_done
-        border, width = INK, 1.0
-        if isinstance(current, BackwardStep) and current.node is node and current.problem:
-            border, width = WRONG, 3.5
-        elif current is node or (isinstance(current, BackwardStep) and current.node is node):
-            border, width = CURRENT, 3.0
-        elif isinstance(current, BackwardStep) and any(c.parent is node
-                                                       for c in current.contributions):
-            border, width = RECEIVED, 2.5
-        self.value_items[i].set_state(short(node.data) if revealed else "?",
-                                      short(node.grad) if has_grad else "", border, width,
-                                      faint=not revealed)
+        box = self._box.get(i)
+        if box is not None:
+            has_grad = self._first_grad.get(i, len(stepper.backward_steps)) < backward_done
+            border, width = INK, 1.0
+            if isinstance(current, BackwardStep) and current.node is node and current.problem:
+                border, width = WRONG, 3.5
+            elif current is node or (isinstance(current, BackwardStep) and current.node is node):
+                border, width = CURRENT, 3.0
+            elif isinstance(current, BackwardStep) and any(c.parent is node
+                                                           for c in current.contributions):
+                border, width = RECEIVED, 2.5
+            box.set_state(short(node.data) if revealed else "?",
+                          short(node.grad) if has_grad else "", border, width,
+                          faint=not revealed)
         if i in self.op_items:
             self._draw_op(i, current, revealed, backward_done)
 
@@ -250,9 +337,8 @@ class GraphScene(QGraphicsScene):
         is_current = (current is self.nodes[i]
                       or (isinstance(current, BackwardStep) and current.node is self.nodes[i]))
         self.op_items[i].set_active(CURRENT if is_current else None)
-        n_in = len(self._edge_specs[i]) - 1
         forward = (INK, 1.4, False) if revealed else (EDGE, 1.0, False)
-        self._style(i, n_in, *forward)
+        self._style(i, -1, *forward)
         j = self._step_of[i]
         step = stepper.backward_steps[j]
         for k, c in enumerate(step.contributions):
@@ -265,23 +351,50 @@ class GraphScene(QGraphicsScene):
 
     def _style(self, i: int, k: int, color, width: float, dashed: bool, label: str = "",
                bold: bool = False) -> None:
+        e = self._edge_of.get((i, k))
+        if e is None:
+            return  # a folded constant's operand: not drawn
         plain = color is EDGE and width == 1.0 and not dashed and not label
-        edge = self._edge(i, k, plain)
+        edge = self._edge(e, plain)
         if edge is not None:
             edge.set_style(color, width, dashed, label, bold)
-            if label and not self.labels_visible:
-                edge.set_labels_visible(False)
+
+    # -- looking things up ----------------------------------------------------------------------
 
     def current_item(self) -> ValueItem | None:
-        """The box of the node the last step was about, if any."""
+        """The box of the node the last step was about, if it has one."""
         current = self.stepper.current if self.stepper else None
-        if current is not None and not self._index:
+        if current is None or not self._index:
             return None
         node = getattr(current, "node", current)
-        return None if node is None else self.value_item_of(node)
+        return self.value_item_of(node)
 
-    def value_item_of(self, node: Value) -> ValueItem:
-        return self.value_items[self._index[node]]
+    def step_items(self) -> list:
+        """What the last step is about: the current node's box and operation, and the
+        boxes of the parents it sent a gradient to."""
+        current = self.stepper.current if self.stepper else None
+        if current is None or not self._index:
+            return []
+        node = getattr(current, "node", current)
+        i = self._index[node]
+        items = [item for item in (self._box.get(i), self.op_items.get(i)) if item]
+        if isinstance(current, BackwardStep) and not current.seed:
+            for c in current.contributions:
+                box = self.value_item_of(c.parent)
+                if box is not None and box not in items:
+                    items.append(box)
+        return items
+
+    def value_item_of(self, node: Value) -> ValueItem | None:
+        """The box drawn for `node`, or None (a folded constant has none)."""
+        i = self._index.get(node)
+        return None if i is None else self._box.get(i)
+
+    def edge_item(self, node: Value, k: int) -> EdgeItem | None:
+        """The styled item of the edge from `node`'s k-th parent (k = -1: the edge from
+        its operation to it), or None while that edge is plain or not drawn."""
+        e = self._edge_of.get((self._index[node], k))
+        return None if e is None else self._edges.get(e)
 
     def node_at(self, item) -> Value | None:
         """The Value drawn by `item` (a value box, an op circle or a label inside one)."""
@@ -289,3 +402,55 @@ class GraphScene(QGraphicsScene):
             item = item.parentItem()
         return None if item is None else self.nodes[item.index]
 
+    # -- the picture as data --------------------------------------------------------------------
+
+    def export_nodes(self) -> list[dict]:
+        """Every drawn node: its id, kind, label and box in scene coordinates."""
+        records = []
+        for k, node_id in enumerate(self.spec.ids if self.spec else ()):
+            i = int(node_id[1:])
+            if node_id[0] == "o":
+                item, label = self.op_items[i], self.spec.symbols[i]
+            else:
+                item, label = self._box[i], box_title(self.nodes[i])
+            records.append({"id": node_id, "kind": self.spec.kinds[k], "label": label,
+                            "rect": item.sceneBoundingRect().adjusted(0.5, 0.5, -0.5, -0.5)})
+        return records
+
+    def export_edges(self) -> list[dict]:
+        """Every drawn edge: its ends' ids, its whole curve (a QPainterPath, no head) and
+        its label as shown now (text on one line and box), or None."""
+        records = []
+        for e, (u, v, _) in enumerate(self.spec.edges if self.spec else ()):
+            edge = self._edges.get(e)
+            label = None
+            if edge is not None and edge.label and edge.tag is not None and edge.tag.isVisible():
+                label = {"text": edge.label.replace("\n", " "), "rect": edge.label_rect()}
+            records.append({"source": self.spec.ids[u], "target": self.spec.ids[v],
+                            "path": segments_path(self.drawing.routes[e]), "label": label})
+        return records
+
+
+def _by_strip(segments) -> list[tuple[int, list]]:
+    """`segments` grouped into runs that start in the same strip of the scene; a long
+    straight line is cut where it crosses from one strip to the next."""
+    groups: list[tuple[int, list]] = []
+    for seg in segments:
+        parts = [seg]
+        if len(seg) == 2 and abs(seg[1][0] - seg[0][0]) > PIECE_W:
+            parts = _cut(seg)
+        for part in parts:
+            strip = int(part[0][0] // PIECE_W)
+            if groups and groups[-1][0] == strip:
+                groups[-1][1].append(part)
+            else:
+                groups.append((strip, [part]))
+    return groups
+
+
+def _cut(line) -> list:
+    (x0, y0), (x1, y1) = line
+    pieces = max(1, int(abs(x1 - x0) // PIECE_W) + 1)
+    points = [(x0 + (x1 - x0) * t / pieces, y0 + (y1 - y0) * t / pieces)
+              for t in range(pieces + 1)]
+    return [(points[t], points[t + 1]) for t in range(pieces)]

@@ -15,8 +15,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.pitfalls import NO_SORT, OVERWRITE
-from gui.graph.layout import GraphLayout, layered_layout
-from gui.graph.scene import LARGE, MAX_DRAWN, GraphScene
+from engine.value import Value
+from gui.graph.layout import layered_layout
+from gui.graph.scene import LARGE, MAX_DRAWN, GraphScene, GraphSpec, graph_spec
 from gui.graph.session import Session
 from gui.graph.view import GraphView
 from gui.jobs import threads
@@ -25,16 +26,18 @@ from gui.jobs import threads
 class LayoutWorker(QObject):
     """Lays out a large graph off the GUI thread; reports plain data by signal."""
 
-    finished = Signal(int, object)  # generation, GraphLayout
+    finished = Signal(int, object, object)  # generation, GraphSpec, Drawing
 
-    def __init__(self, generation: int, parents: list[tuple[int, ...]]):
+    def __init__(self, generation: int, spec: GraphSpec):
         super().__init__()
         self.generation = generation
-        self.parents = parents
+        self.spec = spec
 
     @Slot()
     def work(self) -> None:
-        self.finished.emit(self.generation, layered_layout(self.parents))
+        drawing = layered_layout(self.spec.sizes, self.spec.edges,
+                                 radii=self.spec.radii)
+        self.finished.emit(self.generation, self.spec, drawing)
 
 
 class GraphTab(QWidget):
@@ -49,6 +52,7 @@ class GraphTab(QWidget):
         self.scene = GraphScene(self)
         self.view = GraphView(self.scene, self)
         self._generation = 0
+        self.constants_as_nodes = False
         self._thread: QThread | None = None
         self._worker: LayoutWorker | None = None
         self.timer = QTimer(self)
@@ -145,30 +149,30 @@ class GraphTab(QWidget):
         self.actions["play"].setChecked(False)
         self._generation += 1
         stepper = self.session.stepper
-        index = {node: i for i, node in enumerate(stepper.forward_steps)}
-        parents = [tuple(index[p] for p in node.parents) for node in stepper.forward_steps]
-        if len(parents) > MAX_DRAWN:
+        n = len(stepper.forward_steps)
+        if n > MAX_DRAWN:
             self.scene.show_too_large(stepper)
             self.view.fit()
-            self.status.emit(f"{len(parents):,} nodes: too many to draw; stepping, the "
+            self.status.emit(f"{n:,} nodes: too many to draw; stepping, the "
                              "inspector and the other tabs still work")
             self._update_phase()
             return
-        if len(parents) <= LARGE:
-            self._show_layout(self._generation, layered_layout(parents))
+        spec = graph_spec(stepper, self.session.roles(), folded=not self.constants_as_nodes)
+        if n <= LARGE:
+            self._show_layout(self._generation, spec, layered_layout(spec.sizes, spec.edges, radii=spec.radii))
             return
-        self.status.emit(f"Laying out {len(parents):,} nodes…")
+        self.status.emit(f"Laying out {n:,} nodes…")
         self.busy.emit(True)
-        worker = LayoutWorker(self._generation, parents)
+        worker = LayoutWorker(self._generation, spec)
         worker.finished.connect(self._show_layout)
         self._worker = worker
         self._thread = threads.start(worker)
 
-    @Slot(int, object)
-    def _show_layout(self, generation: int, layout: GraphLayout) -> None:
+    @Slot(int, object, object)
+    def _show_layout(self, generation: int, spec: GraphSpec, drawing) -> None:
         if generation != self._generation:
             return  # a newer program replaced this one while it was laid out
-        self.scene.build(self.session.stepper, layout, self.session.roles())
+        self.scene.build(self.session.stepper, spec, drawing, self.session.roles())
         self.view.graph_changed()
         self.busy.emit(False)
         n = len(self.scene.nodes)
@@ -179,6 +183,13 @@ class GraphTab(QWidget):
             self.status.emit(f"Built {self.session.program.output_name}: {n} nodes. "
                              "Press Right to step.")
         self._update_phase()
+
+    def set_constants_as_nodes(self, on: bool) -> None:
+        """Draw each constant as a box of its own (True) or fold it into its operation."""
+        if on != self.constants_as_nodes:
+            self.constants_as_nodes = on
+            if self.session.stepper is not None:
+                self._on_loaded()
 
     def stop_worker(self) -> None:
         """Wait for a running layout to finish (it takes well under a second)."""
@@ -220,11 +231,22 @@ class GraphTab(QWidget):
     @Slot()
     def _on_back(self) -> None:
         self.actions["play"].setChecked(False)
-        self.session.back()
+        self._skip_hidden(self.session.back)
+
+    def _skip_hidden(self, move) -> None:
+        """Repeat `move` past steps that reveal nothing drawn (a folded constant), so
+        that every key press changes the picture."""
+        session = self.session
+        while move() and self._hidden(session.stepper.current):
+            pass
+
+    def _hidden(self, current) -> bool:
+        return (isinstance(current, Value) and self.scene.stepper is self.session.stepper
+                and not self.scene.is_drawn(current))
 
     @Slot()
     def _on_step(self) -> None:
-        self.session.step()
+        self._skip_hidden(self.session.step)
 
     @Slot()
     def _on_end(self) -> None:
@@ -243,6 +265,11 @@ class GraphTab(QWidget):
     @Slot()
     def _on_tick(self) -> None:
         if not self.session.step() or self.session.at_end:
+            self.actions["play"].setChecked(False)
+            return
+        while self._hidden(self.session.stepper.current) and self.session.step():
+            pass
+        if self.session.at_end:
             self.actions["play"].setChecked(False)
 
     @Slot(int)
