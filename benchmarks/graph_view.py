@@ -84,7 +84,8 @@ def measure(sizes=(500, 1000, 5000), repeats: int = 5) -> list[dict]:
                 step_t.append(time.perf_counter() - t3)
             view.close()
             stepper.reset()
-        rows.append({"graph": shape, "nodes": len(stepper.forward_steps), "layout_ms": _median_ms(layout_t),
+        rows.append({"graph": shape, "nodes": len(stepper.forward_steps),
+                     "layout_ms": _median_ms(layout_t),
                      "first_draw_ms": _median_ms(draw_t), "step_ms": _median_ms(step_t)})
     return rows
 

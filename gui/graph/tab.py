@@ -159,7 +159,8 @@ class GraphTab(QWidget):
             return
         spec = graph_spec(stepper, self.session.roles(), folded=not self.constants_as_nodes)
         if n <= LARGE:
-            self._show_layout(self._generation, spec, layered_layout(spec.sizes, spec.edges, radii=spec.radii))
+            drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
+            self._show_layout(self._generation, spec, drawing)
             return
         self.status.emit(f"Laying out {n:,} nodes…")
         self.busy.emit(True)
