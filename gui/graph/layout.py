@@ -74,7 +74,7 @@ def layered_layout(sizes: list[tuple[float, float]],
         if not 0 <= u < v < n:
             raise ValueError(f"edge {u} -> {v} does not go forward in a graph of {n} nodes")
     if budget is None:
-        budget = max(3_000, 2 * n)
+        budget = max(3_000, n)
     # every list made here lives until the end: the collector would only rescan them
     collecting = gc.isenabled()
     gc.disable()
@@ -206,7 +206,7 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
     _initial_order(graph)
     size = len(graph.rank)
     if max_sweeps is None:
-        max_sweeps = 16 if size < 3_000 else 6 if size < 30_000 else 2
+        max_sweeps = 16 if size < 3_000 else 6 if size < 12_000 else 3 if size < 40_000 else 2
     position = _positions(graph.layers)
     best = [list(layer) for layer in graph.layers]
     best_crossings = crossings(graph, position) if size < 200_000 else 0
@@ -218,6 +218,8 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
         _median_sweep(graph, position, rightward)
         if size < 3_000:
             _transpose(graph, position)
+        if size >= 12_000 and sweep < max_sweeps - 1:
+            continue  # a big graph: counted once, after its last sweep
         found = crossings(graph, position)
         if found < best_crossings:
             best, best_crossings, stale = [list(layer) for layer in graph.layers], found, 0
@@ -275,9 +277,11 @@ def _median_sweep(graph: LayeredGraph, position: list[int], rightward: bool) -> 
         layer = layers[r]
         keyed, fixed = [], []
         for v in layer:
-            near = sorted(position[u] for u in neighbours[v])
-            if near:
-                keyed.append((_median(near), position[v], v))
+            near = neighbours[v]
+            if len(near) == 1:
+                keyed.append((position[near[0]], position[v], v))
+            elif near:
+                keyed.append((_median(sorted(position[u] for u in near)), position[v], v))
             else:
                 fixed.append(v)
         if not keyed:
@@ -384,22 +388,27 @@ def coordinates(graph: LayeredGraph) -> list[float]:
     extreme alignments compacted, then balanced by the mean of their two medians."""
     conflicts = _type1_conflicts(graph)
     candidates = []
-    for downward in (True, False):
-        for leftward in (True, False):
-            candidates.append(_one_alignment(graph, conflicts, downward, leftward))
+    # a big graph takes two opposite corners of the four, balanced by their mean
+    corners = ((True, True), (False, False)) if len(graph.rank) >= 12_000 else (
+        (True, True), (True, False), (False, True), (False, False))
+    for downward, leftward in corners:
+        candidates.append(_one_alignment(graph, conflicts, downward, leftward))
     widths = [max(c) - min(c) if c else 0.0 for c in candidates]
     narrowest = candidates[widths.index(min(widths))]
     lo, hi = min(narrowest, default=0.0), max(narrowest, default=0.0)
     for k, c in enumerate(candidates):
         if not c:
             continue
-        leftward = k % 2 == 0
+        leftward = corners[k][1]
         shift = lo - min(c) if leftward else hi - max(c)
         candidates[k] = [y + shift for y in c]
-    ys = []
-    for values in zip(*candidates):
-        s = sorted(values)
-        ys.append((s[1] + s[2]) / 2)
+    if len(candidates) == 2:
+        ys = [(a + b) / 2 for a, b in zip(*candidates)]
+    else:
+        ys = []
+        for values in zip(*candidates):
+            s = sorted(values)
+            ys.append((s[1] + s[2]) / 2)
     _separate(graph, ys)
     return ys
 
@@ -601,25 +610,35 @@ def _line(a: tuple[float, float], b: tuple[float, float]) -> tuple | None:
 
 
 def _chain_route(graph, chain, ys, start, end, left, right) -> list[tuple]:
-    segments = []
-    here = start
+    segments: list[tuple] = []
     s_rank = graph.rank[chain[0]]
-    nxt = (right[s_rank], start[1])
-    if (line := _line(here, nxt)) is not None:
-        segments.append(line)
-    here = nxt
+    here = (right[s_rank], start[1])
+    _extend(segments, start, here)
     for v in chain[1:-1]:
         r = graph.rank[v]
         enter, leave = (left[r], ys[v]), (right[r], ys[v])
-        segments.append(_bend(here, enter))
-        segments.append((enter, leave))
+        _extend(segments, here, enter)
+        _extend(segments, enter, leave)
         here = leave
     t_rank = graph.rank[chain[-1]]
     enter = (left[t_rank], end[1])
-    segments.append(_bend(here, enter))
-    if (line := _line(enter, end)) is not None:
-        segments.append(line)
+    _extend(segments, here, enter)
+    _extend(segments, enter, end)
     return segments
+
+
+def _extend(segments: list[tuple], a: tuple[float, float], b: tuple[float, float]) -> None:
+    """Go on from a to b: level, by lengthening the last line if it is level too (a
+    straight run through many columns is one line); otherwise by a bend."""
+    if a == b:
+        return
+    if a[1] == b[1]:
+        if segments and len(segments[-1]) == 2 and segments[-1][0][1] == a[1]:
+            segments[-1] = (segments[-1][0], b)
+        else:
+            segments.append((a, b))
+    else:
+        segments.append(_bend(a, b))
 
 
 def _lanes(graph: LayeredGraph, left, right, gap) -> dict[int, int]:

@@ -103,11 +103,15 @@ def graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool = True) -
     nodes = stepper.forward_steps
     index = {node: i for i, node in enumerate(nodes)}
     labels = {}
-    for step in stepper.backward_steps:
+    for step in stepper.backward_steps if len(nodes) <= LARGE else ():
         if not step.seed:
             i = index[step.node]
             for k, c in enumerate(step.contributions):
                 labels[(i, k)] = contribution_label(c.local, c.upstream, c.contribution)
+
+    # a large graph's labels show only when zoomed in: they all get the room of the
+    # widest label a number in 4 significant digits can make, measured once
+    widest = label_size("-8.888e-88 × -8.888e-88\n= -8.888e-88") if len(nodes) > LARGE else None
 
     def hidden(node: Value) -> bool:
         return folded and roles.get(node) == "constant"
@@ -125,7 +129,7 @@ def graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool = True) -
             sizes.append((op_width(symbol), OP_D))
             for k, parent in enumerate(node.parents):
                 if not flags[k]:
-                    size = label_size(labels.get((i, k), "0 × 0\n= 0"))
+                    size = widest or label_size(labels.get((i, k), "0 × 0\n= 0"))
                     edges.append((where[index[parent]], op, size))
                     keys.append((i, k))
         elif hidden(node):
