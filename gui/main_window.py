@@ -37,7 +37,7 @@ SHORTCUTS = [
     ("Right", "Step"), ("Left", "Step back"), ("Space", "Play / pause"),
     ("Home", "Reset"), ("End", "Run to end"), ("Ctrl+Enter", "Build the program"),
     ("Ctrl+O / Ctrl+S", "Open / save a program"), ("Ctrl+R", "Write the report"),
-    ("Ctrl+0", "Fit the graph"),
+    ("Ctrl+0", "Fit the graph"), ("Ctrl+K", "Show constants as nodes, or folded"),
     ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
     ("F1", "This list"), ("Ctrl+Q", "Quit"),
 ]
@@ -149,6 +149,14 @@ class MainWindow(QMainWindow):
                      "Zoom to show the whole graph")
         self._action(view, "Zoom &in", lambda: self.graph_tab.view.zoom_by(1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.graph_tab.view.zoom_by(0.8), "Ctrl+-")
+        self.constants_action = QAction("Show &constants as nodes", self)
+        self.constants_action.setCheckable(True)
+        self.constants_action.setShortcut(QKeySequence("Ctrl+K"))
+        self.constants_action.setStatusTip(
+            "Draw each number in the program as a box of its own, with its gradient, "
+            "instead of writing it into its operation (× 1.2)")
+        self.constants_action.toggled.connect(self._on_constants)
+        view.addAction(self.constants_action)
         view.addSeparator()
         view.addAction(self.editor_dock.toggleViewAction())
         view.addAction(self.inspector_dock.toggleViewAction())
@@ -179,6 +187,9 @@ class MainWindow(QMainWindow):
             if isinstance(saved, str) and saved.strip():
                 text = saved
             self.graph_tab.speed.setValue(int(self.settings.value("speed", 4)))
+            as_nodes = self.settings.value("constants_as_nodes", False)
+            self.graph_tab.constants_as_nodes = as_nodes in (True, "true")
+            self.constants_action.setChecked(self.graph_tab.constants_as_nodes)
         if text is None:
             text = DEFAULT_PROGRAM.read_text(encoding="utf-8")
         self.editor.set_text(text)
@@ -339,6 +350,12 @@ class MainWindow(QMainWindow):
         rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in SHORTCUTS)
         QMessageBox.information(self, "Keyboard shortcuts", f"<table>{rows}</table>")
 
+    @Slot(bool)
+    def _on_constants(self, on: bool) -> None:
+        self.graph_tab.set_constants_as_nodes(on)
+        self.show_status("Constants drawn as nodes" if on
+                         else "Constants written into their operations")
+
     @Slot()
     def show_about(self) -> None:
         QMessageBox.about(self, f"About {APP_NAME}",
@@ -359,4 +376,5 @@ class MainWindow(QMainWindow):
             self.settings.setValue("state", self.saveState())
             self.settings.setValue("program", self.editor.text())
             self.settings.setValue("speed", self.graph_tab.speed.value())
+            self.settings.setValue("constants_as_nodes", self.graph_tab.constants_as_nodes)
         super().closeEvent(event)
