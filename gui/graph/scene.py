@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
@@ -98,6 +98,7 @@ class GraphScene(QGraphicsScene):
         self.clear()
         self.labels_visible = True
         self.stepper = stepper
+        self._roles = roles  # TEMPORARY: for export_nodes
         # a large static scene paints faster with no index than with a BSP tree
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex
                                 if len(stepper.forward_steps) > LARGE
@@ -289,3 +290,41 @@ class GraphScene(QGraphicsScene):
             item = item.parentItem()
         return None if item is None else self.nodes[item.index]
 
+
+    # -- TEMPORARY: the export interface of the new scene, on the old one ---------------
+
+    def export_nodes(self) -> list[dict]:
+        """TEMPORARY stand-in for the new scene's export_nodes."""
+        roles = getattr(self, "_roles", {})
+        out = []
+        for i, item in enumerate(self.value_items):
+            node = self.nodes[i]
+            kind = "constant" if roles.get(node) == "constant" else "value"
+            out.append({"id": f"v{i}", "kind": kind, "label": box_title(node),
+                        "rect": item.mapRectToScene(item.rect())})
+        for i, op in self.op_items.items():
+            out.append({"id": f"o{i}", "kind": "op", "label": op.symbol_text,
+                        "rect": op.mapRectToScene(op.rect())})
+        return out
+
+    def export_edges(self) -> list[dict]:
+        """TEMPORARY stand-in for the new scene's export_edges."""
+        out = []
+        for i, specs in self._edge_specs.items():
+            parents = [self._index[p] for p in self.nodes[i].parents]
+            for k, (start, end, bend) in enumerate(specs):
+                source, target = (f"v{parents[k]}", f"o{i}") if k < len(parents) \
+                    else (f"o{i}", f"v{i}")
+                dx = max(30.0, (end.x() - start.x()) / 2)
+                path = QPainterPath(start)
+                path.cubicTo(QPointF(start.x() + dx, start.y() + bend),
+                             QPointF(end.x() - dx, end.y() + bend), end)
+                label = None
+                edge = self._edges.get((i, k))
+                if edge is not None and edge.tag is not None and edge.tag.isVisible():
+                    text = edge.tag.childItems()[0].text()
+                    label = {"text": " ".join(text.split("\n")),
+                             "rect": QRectF(edge.tag.sceneBoundingRect())}
+                out.append({"source": source, "target": target, "path": path,
+                            "label": label})
+        return out

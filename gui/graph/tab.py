@@ -180,6 +180,13 @@ class GraphTab(QWidget):
                              "Press Right to step.")
         self._update_phase()
 
+    def set_constants_as_nodes(self, on: bool) -> None:
+        """TEMPORARY stand-in: the old scene always draws constants as nodes, so this
+        only records the choice and rebuilds the graph."""
+        self.constants_as_nodes = on
+        if self.session.stepper is not None:
+            self._on_loaded()
+
     def stop_worker(self) -> None:
         """Wait for a running layout to finish (it takes well under a second)."""
         threads.stop(self._thread)
