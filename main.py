@@ -6,6 +6,7 @@
     python main.py report [--out DIR] [--quick]
     python main.py screenshot OUT.png [--tab graph|rules|modes|xor|pitfalls] [--expr FILE]
                                       [--steps N]
+    python main.py export FILE OUT.(png|svg|json) [--steps N] [--constants nodes|folded]
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-COMMANDS = ("grad", "train", "report", "screenshot")
+COMMANDS = ("grad", "train", "report", "screenshot", "export")
 
 
 def _window_parser() -> argparse.ArgumentParser:
@@ -58,6 +59,13 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--size", default="1400x860", metavar="WxH",
                             help="the window's size in pixels (default 1400x860)")
         parser.set_defaults(run=_screenshot)
+    elif command == "export":
+        from cli import export
+
+        parser.description = ("Write the graph, as the window draws it after N steps, "
+                              "to PNG, SVG or JSON (scene coordinates, y down).")
+        export.add_arguments(parser)
+        parser.set_defaults(run=export.run)
     return parser
 
 

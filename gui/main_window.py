@@ -135,6 +135,9 @@ class MainWindow(QMainWindow):
                      tip="Save the graph as it is drawn now")
         self._action(file, "Export graph as S&VG…", lambda: self.export_graph("svg"),
                      tip="Save the graph as a scalable drawing")
+        self._action(file, "Export graph as &JSON…", lambda: self.export_graph("json"),
+                     tip="Save every node's box and every edge's path and label, "
+                         "in scene coordinates")
         self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
                      "Recompute every table of the seed page into a folder (Markdown + PNG)")
         file.addSeparator()

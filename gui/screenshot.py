@@ -1,4 +1,5 @@
-"""`main.py screenshot`: the real window rendered offscreen to a PNG."""
+"""`main.py screenshot` and `main.py export`: the real window, offscreen, rendered to a PNG
+or its graph written as PNG, SVG or JSON."""
 
 from __future__ import annotations
 
@@ -54,3 +55,39 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     window.close()
     app.processEvents()
     return ok
+
+
+def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool = False) -> bool:
+    """Open the window offscreen without settings, build `text` (a program that parses),
+    draw constants as nodes or folded, take `steps` steps (clamped to the end) and write
+    the graph scene to `out` (.png, .svg or .json). Returns False if it cannot be written.
+    The window is closed and deleted, so the QApplication can go on to other work."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    from gui.app import application
+    from gui.graph.export import write_scene
+    from gui.main_window import MainWindow
+
+    app = application()
+    window = MainWindow(None, remember=False)
+    try:
+        window.show()
+        window.editor.set_text(text)
+        window.build(text)
+        QApplication.processEvents()
+        window.graph_tab.stop_worker()  # a large graph's layout must land first
+        QApplication.processEvents()
+        window.graph_tab.set_constants_as_nodes(constants_as_nodes)
+        QApplication.processEvents()
+        window.graph_tab.stop_worker()
+        QApplication.processEvents()
+        window.session.seek(steps)
+        QApplication.processEvents()
+        return write_scene(window.graph_tab.scene, out)
+    finally:
+        window.close()
+        window.deleteLater()
+        app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        app.processEvents()

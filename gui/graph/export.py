@@ -1,29 +1,137 @@
-"""Writing the graph scene to PNG or SVG files, and the window to a screenshot."""
+"""Writing the graph scene to PNG, SVG or JSON files.
+
+The JSON is the contract that tests and tools outside the project read: every drawn node
+with its box, and every drawn edge as points along its curve, in scene coordinates (y
+down), from the scene's `export_nodes` and `export_edges`.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+import json
+import math
+
+from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
+from engine.files import write_atomic
+
 MARGIN = 20.0
 MAX_PIXELS = 8000  # PNG side limit, so a huge graph cannot exhaust memory
+MIN_POINTS = 16    # points per edge in the JSON, at least
+CURVE_PIECES = 8   # a cubic piece is followed by at least this many straight pieces
+FORMATS = ("png", "svg", "json")
+
+
+def graph_records(scene) -> dict:
+    """The drawn graph as plain data: {"nodes": [{"id", "kind", "label", "box"}],
+    "edges": [{"source", "target", "path", "label"}]}, boxes as [x, y, w, h] and paths
+    as [[x, y], ...] (at least 16 points along the drawn curve, from its first point to
+    its last), in scene coordinates, every number rounded to 2 decimals."""
+    nodes = [{"id": n["id"], "kind": n["kind"], "label": n["label"], "box": _box(n["rect"])}
+             for n in scene.export_nodes()]
+    edges = []
+    for e in scene.export_edges():
+        label = e["label"]
+        edges.append({
+            "source": e["source"],
+            "target": e["target"],
+            "path": [[round(x, 2), round(y, 2)] for x, y in path_points(e["path"])],
+            "label": None if label is None else {"text": label["text"],
+                                                 "box": _box(label["rect"])},
+        })
+    return {"nodes": nodes, "edges": edges}
+
+
+def _box(rect: QRectF) -> list[float]:
+    return [round(rect.x(), 2), round(rect.y(), 2), round(rect.width(), 2),
+            round(rect.height(), 2)]
+
+
+def path_points(path: QPainterPath, minimum: int = MIN_POINTS) -> list[tuple[float, float]]:
+    """Points along `path`, element by element: a straight piece is followed exactly by
+    its ends (cut into more pieces only to reach `minimum` points), a cubic by at least
+    CURVE_PIECES chords. Starts at the path's first point and ends at its last."""
+    pieces = []  # (control points, length): 2 points for a line, 4 for a cubic
+    current = None
+    k, count = 0, path.elementCount()
+    while k < count:
+        element = path.elementAt(k)
+        point = (element.x, element.y)
+        if element.isMoveTo() or current is None:
+            current = point
+            k += 1
+        elif element.isLineTo():
+            pieces.append(((current, point), math.dist(current, point)))
+            current = point
+            k += 1
+        else:  # CurveTo, then two CurveToData: control 2 and the end
+            c2, end = path.elementAt(k + 1), path.elementAt(k + 2)
+            controls = (current, point, (c2.x, c2.y), (end.x, end.y))
+            pieces.append((controls, _polyline_length(
+                [_cubic(controls, t / 16) for t in range(17)])))
+            current = controls[3]
+            k += 3
+    if not pieces:
+        first = (path.elementAt(0).x, path.elementAt(0).y) if count else (0.0, 0.0)
+        return [first] * minimum
+    total = sum(length for _, length in pieces) or 1.0
+    points = [pieces[0][0][0]]
+    for controls, length in pieces:
+        n = max(1 if len(controls) == 2 else CURVE_PIECES,
+                math.ceil(minimum * length / total))
+        for j in range(1, n + 1):
+            t = j / n
+            if len(controls) == 2:
+                (x0, y0), (x1, y1) = controls
+                points.append(controls[1] if j == n else (x0 + (x1 - x0) * t,
+                                                          y0 + (y1 - y0) * t))
+            else:
+                points.append(controls[3] if j == n else _cubic(controls, t))
+    while len(points) < minimum:  # only for pieces of length 0
+        points.insert(1, points[0])
+    return points
+
+
+def _cubic(controls, t: float) -> tuple[float, float]:
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = controls
+    u = 1 - t
+    a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+    return (a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3)
+
+
+def _polyline_length(points) -> float:
+    return sum(math.dist(p, q) for p, q in zip(points, points[1:]))
 
 
 def write_scene(scene: QGraphicsScene, path: str) -> bool:
-    """Draw the whole scene into `path` (.svg for a drawing, anything else as PNG).
-    Returns False if the file could not be written."""
+    """Write the whole scene to `path`: .json as graph_records, .svg as a drawing,
+    anything else as PNG. Returns False if the file could not be written."""
+    lower = path.lower()
+    if lower.endswith(".json"):
+        try:
+            write_atomic(path, json.dumps(graph_records(scene), ensure_ascii=False) + "\n")
+        except OSError:
+            return False
+        return True
     source = scene.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
-    if path.lower().endswith(".svg"):
+    if lower.endswith(".svg"):
+        buffer = QBuffer()  # drawn in memory, so a bad path is a False, not a Qt warning
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
         generator = QSvgGenerator()
-        generator.setFileName(path)
+        generator.setOutputDevice(buffer)
         generator.setSize(QSize(int(source.width()), int(source.height())))
         generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
         generator.setTitle("Computation graph")
         painter = QPainter(generator)
         scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
         painter.end()
+        try:
+            with open(path, "wb") as f:
+                f.write(bytes(buffer.data()))
+        except OSError:
+            return False
         return True
     scale = min(2.0, MAX_PIXELS / max(source.width(), source.height(), 1.0))
     image = QImage(int(source.width() * scale), int(source.height() * scale),
