@@ -202,16 +202,34 @@ def _bus_edges(spans: list[int], budget: int) -> set[int]:
 
 
 def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
-    """Order each layer of `graph` in place so that few edges cross."""
-    _initial_order(graph)
+    """Order each layer of `graph` in place so that few edges cross. A small graph is
+    tried from three starting orders (sweeps settle in a local optimum: a long edge
+    drawn below a node stays there even when above would cross nothing)."""
     size = len(graph.rank)
     if max_sweeps is None:
         max_sweeps = 16 if size < 3_000 else 6 if size < 12_000 else 3 if size < 40_000 else 2
+    starts = ("sinks", "sinks reversed", "sources") if size < 3_000 else ("sinks",)
+    best, best_crossings = None, None
+    for start in starts:
+        graph.layers = [[] for _ in graph.layers]
+        _initial_order(graph, start)
+        layers, found = _sweep(graph, max_sweeps)
+        if best_crossings is None or found < best_crossings:
+            best, best_crossings = layers, found
+        if found == 0:
+            break
+    graph.layers = best
+
+
+def _sweep(graph: LayeredGraph, max_sweeps: int) -> tuple[list[list[int]], int]:
+    """Median sweeps (and transposes, for a small graph) from the current order; the
+    best order seen and its crossings."""
+    size = len(graph.rank)
     position = _positions(graph.layers)
     best = [list(layer) for layer in graph.layers]
     best_crossings = crossings(graph, position) if size < 200_000 else 0
     if best_crossings == 0:
-        return
+        return best, 0
     stale = 0
     for sweep in range(max_sweeps):
         rightward = sweep % 2 == 0
@@ -229,31 +247,37 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
             stale += 1
             if stale >= 4:
                 break
-    graph.layers = best
+    return best, best_crossings
 
 
-def _initial_order(graph: LayeredGraph) -> None:
-    """Depth-first walk back from each sink (last node first), parents in their order:
-    a tree drawn this way has no crossings at all."""
+def _initial_order(graph: LayeredGraph, start: str = "sinks") -> None:
+    """A depth-first walk: back from each sink (last node first), parents in their
+    order ('sinks': a tree drawn this way has no crossings at all) or in reverse order;
+    or forward from each source ('sources', as dot starts)."""
     seen = [False] * len(graph.rank)
     layers = graph.layers
-    sinks = [v for v in range(len(graph.rank) - 1, -1, -1) if not graph.down[v]]
-    for sink in sinks:
-        if seen[sink]:
+    if start == "sources":
+        roots = [v for v in range(len(graph.rank)) if not graph.up[v]]
+        onward = graph.down
+    else:
+        roots = [v for v in range(len(graph.rank) - 1, -1, -1) if not graph.down[v]]
+        onward = graph.up if start == "sinks" else [near[::-1] for near in graph.up]
+    for root in roots:
+        if seen[root]:
             continue
-        seen[sink] = True
-        layers[graph.rank[sink]].append(sink)
-        stack = [iter(graph.up[sink])]
+        seen[root] = True
+        layers[graph.rank[root]].append(root)
+        stack = [iter(onward[root])]
         while stack:
             for u in stack[-1]:
                 if not seen[u]:
                     seen[u] = True
                     layers[graph.rank[u]].append(u)
-                    stack.append(iter(graph.up[u]))
+                    stack.append(iter(onward[u]))
                     break
             else:
                 stack.pop()
-    for v, was_seen in enumerate(seen):  # anything no sink reaches (none in a program)
+    for v, was_seen in enumerate(seen):  # anything no root reaches (none in a program)
         if not was_seen:
             layers[graph.rank[v]].append(v)
 

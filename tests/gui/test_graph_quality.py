@@ -5,7 +5,10 @@ of the backward pass (every label shown), with constants folded and as nodes:
 - no edge path enters a box other than its two ends;
 - no two boxes overlap; no label overlaps a label or a box;
 - no two edges share their middle (q*q has two visibly separate edges);
-- no more edge crossings than today's drawing of the same graph (baseline_drawing).
+- no more edge crossings than today's drawing of the same graph (baseline_drawing), where
+  an edge that today runs through a box counts as a crossing too: going around a box
+  instead of through it can cost a crossing (x feeding both `x + 2` and `-x` while the
+  constant 2 feeds `x + 2`), and hiding an edge under a box is no better than crossing.
 
 These fail on the old scene, whose edges run straight through the boxes between their
 ends and whose labels stack; they are the acceptance test of the routed layout.
@@ -104,7 +107,8 @@ def test_the_graph_is_drawn_cleanly(window, name, constants):
             if constants == "nodes" or c.parent.parents or c.parent in inputs]
     shown = [e for e in graph["edges"] if e["label"] is not None]
 
-    baseline = crossings(baseline_graph(_parents(stepper)))
+    today = baseline_graph(_parents(stepper))
+    baseline = crossings(today) + len(edges_through_boxes(today))
     problems = {
         "labels shown, gradients sent (constants folded: none to a constant)":
             [] if len(shown) == len(sent) else [len(shown), len(sent)],
@@ -116,5 +120,6 @@ def test_the_graph_is_drawn_cleanly(window, name, constants):
     drawn = crossings(graph)
     problems = {k: v for k, v in problems.items() if v}
     if drawn > baseline:
-        problems["crossings"] = f"{drawn}, today's layout has {baseline}"
+        problems["crossings"] = (f"{drawn}, today's layout has {baseline} "
+                                 "(crossings and edges through boxes)")
     assert not problems, f"{name} ({constants} constants): {problems}"
