@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -15,11 +17,34 @@ from PySide6.QtWidgets import (
 )
 
 from engine.pitfalls import NO_SORT, OVERWRITE
+from engine.stepping import gradients_with
 from gui.graph.layout import GraphLayout, layered_layout
 from gui.graph.scene import LARGE, MAX_DRAWN, GraphScene
 from gui.graph.session import Session
 from gui.graph.view import GraphView
 from gui.jobs import threads
+
+
+SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
+
+
+def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float]) -> str:
+    """'At the end: x has gradient 3 with this bug; the correct gradient is 9.' for
+    the inputs whose gradient differs (beyond rounding); '' when none does."""
+    differ = [(name, wrong[name], right[name]) for name in right
+              if not math.isclose(wrong[name], right[name], rel_tol=1e-9, abs_tol=1e-12)]
+    if not differ:
+        return ""
+    if len(differ) == 1:
+        name, bad, good = differ[0]
+        return (f"At the end: {name} has gradient {bad:.6g} with this bug; "
+                f"the correct gradient is {good:.6g}.")
+    parts = [f"{name} has {bad:.6g} (correct: {good:.6g})"
+             for name, bad, good in differ[:SHOWN_WRONG]]
+    more = len(differ) - SHOWN_WRONG
+    if more > 0:
+        parts.append(f"{more} more input{'s' if more > 1 else ''} too")
+    return f"At the end, these gradients are wrong with this bug: {'; '.join(parts)}."
 
 
 class LayoutWorker(QObject):
@@ -129,7 +154,12 @@ class GraphTab(QWidget):
         self.problem.setObjectName("problem")
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b91c1c; font-weight: bold;")
+        self.problem.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # under a bug engine the message comes and goes while stepping: its room is kept,
+        # so that the graph above it never jumps
+        self.problem.setFixedHeight(3 * self.problem.fontMetrics().lineSpacing() + 4)
         self.problem.hide()
+        self._wrong_at_end: tuple[object, str] | None = None  # (stepper, message), cached
         layout.addWidget(self.problem)
         layout.addWidget(self.legend)
 
@@ -191,7 +221,7 @@ class GraphTab(QWidget):
     def _on_moved(self, previous: int) -> None:
         if self.scene.stepper is self.session.stepper:
             self.scene.refresh(previous)
-            self.view.follow(self.scene.current_item())
+            self.view.follow_step()
         self._update_phase()
 
     @Slot(int)
@@ -203,14 +233,41 @@ class GraphTab(QWidget):
         self.phase.setText(stepper.progress() if stepper else "no program")
         current = stepper.current if stepper else None
         problem = getattr(current, "problem", "")
-        self.problem.setVisible(bool(problem))
-        if problem:
-            self.problem.setText(f"Wrong from here on: {problem}.")
+        lines = [f"Wrong from here on: {problem}."] if problem else []
+        if self.session.at_end and stepper.pitfall:
+            lines.append(self._gradients_wrong_at_end())
+        message = " ".join(line for line in lines if line)
+        self._reserve_problem_room(bool(stepper and stepper.pitfall))
+        self.problem.setText(message)
+        self.problem.setToolTip(message)
+        self.problem.setVisible(bool(message))
         for key in ("reset", "back"):
             self.actions[key].setEnabled(bool(stepper and stepper.position > 0))
         for key in ("step", "end", "play"):
             self.actions[key].setEnabled(bool(stepper and not self.session.at_end)
                                          or (key == "play" and self.timer.isActive()))
+
+    def _reserve_problem_room(self, reserve: bool) -> None:
+        policy = self.problem.sizePolicy()
+        if policy.retainSizeWhenHidden() != reserve:
+            policy.setRetainSizeWhenHidden(reserve)
+            self.problem.setSizePolicy(policy)
+
+    def _gradients_wrong_at_end(self) -> str:
+        """At the end of a buggy backward pass: which inputs' gradients came out wrong,
+        and what they should be ('' if the bug did not change any). Worked out once per
+        stepper, on fresh copies of the program."""
+        stepper = self.session.stepper
+        if self._wrong_at_end is None or self._wrong_at_end[0] is not stepper:
+            program = self.session.program
+            wrong = gradients_with(program, stepper.pitfall)
+            right = gradients_with(program, None)
+            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right))
+        return self._wrong_at_end[1]
+
+    def focus_graph(self) -> None:
+        """Give the keyboard to the graph, so that Right steps at once."""
+        self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @Slot()
     def _on_reset(self) -> None:
