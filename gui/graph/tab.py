@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -163,6 +163,10 @@ class GraphTab(QWidget):
         layout.addWidget(self.problem)
         layout.addWidget(self.legend)
 
+        self._step_keys = {QKeySequence(shortcut)[0].key(): self.actions[key]
+                           for key, _, shortcut, _ in specs}
+        self.view.installEventFilter(self)
+
         self._on_speed(self.speed.value())
         session.loaded.connect(self._on_loaded)
         session.moved.connect(self._on_moved)
@@ -264,6 +268,20 @@ class GraphTab(QWidget):
             right = gradients_with(program, None)
             self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right))
         return self._wrong_at_end[1]
+
+    def eventFilter(self, watched, event) -> bool:
+        """A step key that reaches the graph view steps: it does when the window's
+        shortcuts did not take it first (e.g. a window the window manager never
+        activated), where the view would otherwise scroll."""
+        if watched is self.view and event.type() == QEvent.Type.KeyPress \
+                and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                          Qt.KeyboardModifier.KeypadModifier):
+            action = self._step_keys.get(event.key())
+            if action is not None:
+                if action.isEnabled():
+                    action.trigger()
+                return True
+        return super().eventFilter(watched, event)
 
     def focus_graph(self) -> None:
         """Give the keyboard to the graph, so that Right steps at once."""

@@ -14,7 +14,8 @@ LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
 SMALLEST_TEXT_PT = 8.0    # the smallest text drawn in the graph: an edge's label (boxes: 8.5)
 READABLE_PX = 9.0         # a new graph is never shown with text smaller than this
 MARGIN_PX = 24            # room kept around the boxes of a step when following it
-SCENE_MARGIN = 40.0       # scene units around the graph that the scroll bars reach
+SCENE_MARGIN = 20.0       # scene units around the graph that the scroll bars reach
+FIT_MARGIN = 24.0         # ... and that a fit leaves: more, so that no scroll bar appears
 
 
 class GraphView(QGraphicsView):
@@ -140,7 +141,7 @@ class GraphView(QGraphicsView):
         # the scene's own rect only grows: a small graph after a big one would scroll
         self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN,
                                           SCENE_MARGIN, SCENE_MARGIN))
-        rect = bounds.adjusted(-20, -20, 20, 20)
+        rect = bounds.adjusted(-FIT_MARGIN, -FIT_MARGIN, FIT_MARGIN, FIT_MARGIN)
         port = self.viewport().rect()
         if port.width() <= 0 or port.height() <= 0:
             return

@@ -3,8 +3,8 @@ without cutting a box off, the keyboard on the graph after a build, and the bug 
 verdict at the end of the pass."""
 
 import pytest
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from gui.graph.editor import PRESETS
@@ -208,6 +208,17 @@ def test_after_a_build_right_steps_at_once(window, qtbot):
     qtbot.waitUntil(view.hasFocus)
     assert QApplication.focusWidget() is view
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Right)
+    assert window.session.stepper.position == 1
+
+
+def test_a_step_key_that_reaches_the_view_steps_instead_of_scrolling(window, qtbot):
+    # as in a window that no window manager activated: the shortcut does not fire and
+    # the key goes straight to the view
+    build(window, CHAIN)
+    view = window.graph_tab.view
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_Left):
+        QApplication.sendEvent(view, QKeyEvent(QEvent.Type.KeyPress, key,
+                                               Qt.KeyboardModifier.NoModifier))
     assert window.session.stepper.position == 1
 
 
