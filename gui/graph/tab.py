@@ -259,12 +259,13 @@ class GraphTab(QWidget):
 
     def _gradients_wrong_at_end(self) -> str:
         """At the end of a buggy backward pass: which inputs' gradients came out wrong,
-        and what they should be ('' if the bug did not change any). Worked out once per
-        stepper, on fresh copies of the program."""
+        and what they should be ('' if the bug did not change any). The wrong ones are
+        what the stepper wrote into the inputs; the right ones come from a fresh copy of
+        the program, once per stepper."""
         stepper = self.session.stepper
         if self._wrong_at_end is None or self._wrong_at_end[0] is not stepper:
             program = self.session.program
-            wrong = gradients_with(program, stepper.pitfall)
+            wrong = {name: leaf.grad for name, leaf in program.inputs.items()}
             right = gradients_with(program, None)
             self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right))
         return self._wrong_at_end[1]
