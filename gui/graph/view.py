@@ -199,6 +199,11 @@ class GraphView(QGraphicsView):
         boxes are whole on screen, with a margin; if they cannot all be, the box."""
         self._show_step(center=False)
 
+    def follow(self, _item=None) -> None:
+        """The old name of `follow_step` (benchmarks/graph_view.py on main calls
+        `follow(scene.current_item())`); the item is worked out from the scene."""
+        self.follow_step()
+
     def _show_step(self, center: bool) -> bool:
         items = self.step_items()
         if not items:
