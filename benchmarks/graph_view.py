@@ -79,7 +79,7 @@ def measure(sizes=(500, 1000, 5000), repeats: int = 5) -> list[dict]:
                 t3 = time.perf_counter()
                 stepper.step()
                 scene.refresh(before)
-                view.follow(scene.current_item())  # as the window does after each step
+                view.follow_step()  # as the window does after each step
                 QApplication.processEvents()  # paints what the step marked dirty
                 step_t.append(time.perf_counter() - t3)
             view.close()

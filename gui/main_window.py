@@ -212,6 +212,7 @@ class MainWindow(QMainWindow):
             return False
         self.editor.clear_error()
         self.session.load(program)
+        self.graph_tab.focus_graph()  # so that Right steps at once
         return True
 
     @Slot(str)

@@ -373,22 +373,6 @@ class GraphScene(QGraphicsScene):
         node = getattr(current, "node", current)
         return self.value_item_of(node)
 
-    def step_items(self) -> list:
-        """What the last step is about: the current node's box and operation, and the
-        boxes of the parents it sent a gradient to."""
-        current = self.stepper.current if self.stepper else None
-        if current is None or not self._index:
-            return []
-        node = getattr(current, "node", current)
-        i = self._index[node]
-        items = [item for item in (self._box.get(i), self.op_items.get(i)) if item]
-        if isinstance(current, BackwardStep) and not current.seed:
-            for c in current.contributions:
-                box = self.value_item_of(c.parent)
-                if box is not None and box not in items:
-                    items.append(box)
-        return items
-
     def value_item_of(self, node: Value) -> ValueItem | None:
         """The box drawn for `node`, or None (a folded constant has none)."""
         i = self._index.get(node)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+import math
+
+from PySide6.QtCore import QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -15,12 +17,34 @@ from PySide6.QtWidgets import (
 )
 
 from engine.pitfalls import NO_SORT, OVERWRITE
+from engine.stepping import gradients_with
 from engine.value import Value
 from gui.graph.layout import layered_layout
 from gui.graph.scene import LARGE, MAX_DRAWN, GraphScene, GraphSpec, graph_spec
 from gui.graph.session import Session
 from gui.graph.view import GraphView
 from gui.jobs import threads
+
+SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
+
+
+def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float]) -> str:
+    """'At the end: x has gradient 3 with this bug; the correct gradient is 9.' for
+    the inputs whose gradient differs (beyond rounding); '' when none does."""
+    differ = [(name, wrong[name], right[name]) for name in right
+              if not math.isclose(wrong[name], right[name], rel_tol=1e-9, abs_tol=1e-12)]
+    if not differ:
+        return ""
+    if len(differ) == 1:
+        name, bad, good = differ[0]
+        return (f"At the end: {name} has gradient {bad:.6g} with this bug; "
+                f"the correct gradient is {good:.6g}.")
+    parts = [f"{name} has {bad:.6g} (correct: {good:.6g})"
+             for name, bad, good in differ[:SHOWN_WRONG]]
+    more = len(differ) - SHOWN_WRONG
+    if more > 0:
+        parts.append(f"{more} more input{'s' if more > 1 else ''} too")
+    return f"At the end, these gradients are wrong with this bug: {'; '.join(parts)}."
 
 
 class LayoutWorker(QObject):
@@ -133,9 +157,18 @@ class GraphTab(QWidget):
         self.problem.setObjectName("problem")
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b91c1c; font-weight: bold;")
+        self.problem.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # under a bug engine the message comes and goes while stepping: its room is kept,
+        # so that the graph above it never jumps
+        self.problem.setFixedHeight(3 * self.problem.fontMetrics().lineSpacing() + 4)
         self.problem.hide()
+        self._wrong_at_end: tuple[object, str] | None = None  # (stepper, message), cached
         layout.addWidget(self.problem)
         layout.addWidget(self.legend)
+
+        self._step_keys = {QKeySequence(shortcut)[0].key(): self.actions[key]
+                           for key, _, shortcut, _ in specs}
+        self.view.installEventFilter(self)
 
         self._on_speed(self.speed.value())
         session.loaded.connect(self._on_loaded)
@@ -203,7 +236,7 @@ class GraphTab(QWidget):
     def _on_moved(self, previous: int) -> None:
         if self.scene.stepper is self.session.stepper:
             self.scene.refresh(previous)
-            self.view.follow(self.scene.current_item())
+            self.view.follow_step()
         self._update_phase()
 
     @Slot(int)
@@ -215,14 +248,56 @@ class GraphTab(QWidget):
         self.phase.setText(stepper.progress() if stepper else "no program")
         current = stepper.current if stepper else None
         problem = getattr(current, "problem", "")
-        self.problem.setVisible(bool(problem))
-        if problem:
-            self.problem.setText(f"Wrong from here on: {problem}.")
+        lines = [f"Wrong from here on: {problem}."] if problem else []
+        if self.session.at_end and stepper.pitfall:
+            lines.append(self._gradients_wrong_at_end())
+        message = " ".join(line for line in lines if line)
+        self._reserve_problem_room(bool(stepper and stepper.pitfall))
+        self.problem.setText(message)
+        self.problem.setToolTip(message)
+        self.problem.setVisible(bool(message))
         for key in ("reset", "back"):
             self.actions[key].setEnabled(bool(stepper and stepper.position > 0))
         for key in ("step", "end", "play"):
             self.actions[key].setEnabled(bool(stepper and not self.session.at_end)
                                          or (key == "play" and self.timer.isActive()))
+
+    def _reserve_problem_room(self, reserve: bool) -> None:
+        policy = self.problem.sizePolicy()
+        if policy.retainSizeWhenHidden() != reserve:
+            policy.setRetainSizeWhenHidden(reserve)
+            self.problem.setSizePolicy(policy)
+
+    def _gradients_wrong_at_end(self) -> str:
+        """At the end of a buggy backward pass: which inputs' gradients came out wrong,
+        and what they should be ('' if the bug did not change any). The wrong ones are
+        what the stepper wrote into the inputs; the right ones come from a fresh copy of
+        the program, once per stepper."""
+        stepper = self.session.stepper
+        if self._wrong_at_end is None or self._wrong_at_end[0] is not stepper:
+            program = self.session.program
+            wrong = {name: leaf.grad for name, leaf in program.inputs.items()}
+            right = gradients_with(program, None)
+            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right))
+        return self._wrong_at_end[1]
+
+    def eventFilter(self, watched, event) -> bool:
+        """A step key that reaches the graph view steps: it does when the window's
+        shortcuts did not take it first (e.g. a window the window manager never
+        activated), where the view would otherwise scroll."""
+        if watched is self.view and event.type() == QEvent.Type.KeyPress \
+                and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                          Qt.KeyboardModifier.KeypadModifier):
+            action = self._step_keys.get(event.key())
+            if action is not None:
+                if action.isEnabled():
+                    action.trigger()
+                return True
+        return super().eventFilter(watched, event)
+
+    def focus_graph(self) -> None:
+        """Give the keyboard to the graph, so that Right steps at once."""
+        self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @Slot()
     def _on_reset(self) -> None:

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+import math
+
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
 from gui.graph.scene import GraphScene
 
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
-READABLE_SCALE = 0.6      # a new graph is never shown smaller than this: it scrolls instead
+SMALLEST_TEXT_PT = 8.0    # the smallest text drawn in the graph: an edge's label (boxes: 8.5)
+READABLE_PX = 9.0         # a new graph is never shown with text smaller than this
+MARGIN_PX = 24            # room kept around the boxes of a step when following it
+SCENE_MARGIN = 20.0       # scene units around the graph that the scroll bars reach
+FIT_MARGIN = 24.0         # ... and that a fit leaves: more, so that no scroll bar appears
 
 
 class GraphView(QGraphicsView):
-    """Drag to pan, wheel (or Ctrl+=/Ctrl+-) to zoom, `fit()` to see everything."""
+    """Drag to pan, wheel (or Ctrl+=/Ctrl+-) to zoom, `fit()` to see everything.
+
+    A fit is remembered until the user zooms or pans: while it holds, the view fits
+    again whenever its size changes, so a fit made before the window had its final
+    size (at start-up, or before the dock widgets settle) is redone once it has.
+    """
 
     zoomed = Signal(float)
 
@@ -24,8 +35,14 @@ class GraphView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setToolTip("Drag to pan, wheel to zoom, click a box to inspect it")
         self._labels_shown = True
+        self._auto_fit: bool | None = None  # the `readable` of the fit to redo; None: none
+        self._fitting = False
+        self._press = None  # where a left-button press started, to tell a drag from a click
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.actionTriggered.connect(self._on_scroll_action)  # the user's, not setValue
 
     def graph_changed(self) -> None:
         """A new graph is in the scene: labels start as the scene set them, then fit."""
@@ -35,6 +52,16 @@ class GraphView(QGraphicsView):
     def scale_factor(self) -> float:
         return self.transform().m11()
 
+    def text_px(self, points: float = SMALLEST_TEXT_PT) -> float:
+        """On-screen height in pixels of text of `points` points at the current zoom."""
+        return points * self.logicalDpiY() / 72.0 * self.scale_factor()
+
+    def readable_scale(self) -> float:
+        """The smallest zoom at which the graph's smallest text is READABLE_PX high."""
+        return READABLE_PX * 72.0 / (SMALLEST_TEXT_PT * self.logicalDpiY())
+
+    # -- the user's zoom and pan end an automatic fit --------------------------------------
+
     def wheelEvent(self, event) -> None:
         steps = event.angleDelta().y() / 120.0
         if steps:
@@ -43,36 +70,158 @@ class GraphView(QGraphicsView):
 
     def zoom_by(self, factor: float) -> None:
         new = self.scale_factor() * factor
+        self._auto_fit = None
         if 0.02 <= new <= 8.0:
             self.scale(factor, factor)
             self._update_labels()
             self.zoomed.emit(self.scale_factor())
 
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press = event.position()
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._press is not None and (event.position() - self._press).manhattanLength() > 3:
+            self._auto_fit = None  # a drag pans the view
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        self._press = None
+        super().mouseReleaseEvent(event)
+
+    def _on_scroll_action(self, _action: int) -> None:
+        self._auto_fit = None  # the user moved a scroll bar (or paged with the keyboard)
+
+    @property
+    def auto_fit(self) -> bool:
+        """True while the last fit stands: no zoom or pan by the user since."""
+        return self._auto_fit is not None
+
+    # -- fitting ---------------------------------------------------------------------------
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._refit()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._refit()
+
+    def _refit(self) -> None:
+        if self._auto_fit is not None and not self._fitting:
+            self.fit(readable=self._auto_fit)
+
     def fit(self, readable: bool = False) -> None:
         """Show the whole graph, never magnified beyond 100%. With `readable`, never
-        shrink below READABLE_SCALE either: show the graph's left end (where the
-        forward pass starts) and let the view follow the steps from there."""
-        scene = self.scene()
-        rect = scene.itemsBoundingRect().adjusted(-20, -20, 20, 20)
-        self.resetTransform()
-        if rect.isEmpty():
-            return
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.scale_factor() > 1.0:
-            self.resetTransform()
-            self.centerOn(rect.center())
-        elif readable and self.scale_factor() < READABLE_SCALE:
-            self.resetTransform()
-            self.scale(READABLE_SCALE, READABLE_SCALE)
-            visible = self.viewport().width() / READABLE_SCALE
-            self.centerOn(rect.left() + visible / 2, rect.center().y())
+        shrink it so far that its smallest text is under READABLE_PX pixels: then show
+        its left end (where the forward pass starts) or, once stepping, the current
+        step and its parents, and let the view follow the steps from there. The fit is
+        redone on every resize until the user zooms or pans."""
+        self._auto_fit = readable
+        self._fitting = True
+        try:
+            # scroll bars that come or go change the viewport: fit until it holds still
+            for _ in range(3):
+                size = self.viewport().size()
+                self._fit_once(readable)
+                if self.viewport().size() == size:
+                    break
+        finally:
+            self._fitting = False
         self._update_labels()
         self.zoomed.emit(self.scale_factor())
 
-    def follow(self, item) -> None:
-        """Scroll just enough to keep `item` in view."""
-        if item is not None:
-            self.ensureVisible(item, 80, 40)
+    def _fit_once(self, readable: bool) -> None:
+        scene = self.scene()
+        bounds = scene.itemsBoundingRect()
+        self.resetTransform()
+        if bounds.isEmpty():
+            return
+        # the scene's own rect only grows: a small graph after a big one would scroll
+        self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN,
+                                          SCENE_MARGIN, SCENE_MARGIN))
+        rect = bounds.adjusted(-FIT_MARGIN, -FIT_MARGIN, FIT_MARGIN, FIT_MARGIN)
+        port = self.viewport().rect()
+        if port.width() <= 0 or port.height() <= 0:
+            return
+        fitting = min(port.width() / rect.width(), port.height() / rect.height())
+        scale = min(fitting, 1.0)
+        if readable:
+            scale = max(scale, self.readable_scale())
+        self.scale(scale, scale)
+        if scale <= fitting:
+            self.centerOn(rect.center())
+        elif not self._show_step(center=True):
+            self._show_left_end(rect)
+
+    def _show_left_end(self, rect: QRectF) -> None:
+        """The left end of the graph, at the height of the forward pass's first node."""
+        scale = self.scale_factor()
+        half_w = self.viewport().width() / scale / 2
+        y = rect.center().y()
+        nodes = self.scene().nodes
+        first = self.scene().value_item_of(nodes[0]) if nodes else None
+        if first is not None and rect.height() * scale > self.viewport().height():
+            y = first.sceneBoundingRect().center().y()
+        self.centerOn(rect.left() + half_w, y)
+
+    # -- following the steps ---------------------------------------------------------------
+
+    def step_items(self) -> list:
+        """The drawn items of the current step: the node's box first, then its op circle
+        and the boxes of the parents it used (forward) or that received a gradient
+        (backward). Nodes the scene does not draw are left out. Empty before any step."""
+        scene = self.scene()
+        stepper = scene.stepper
+        current = stepper.current if stepper is not None else None
+        box = scene.current_item() if current is not None else None
+        if box is None:
+            return []
+        items = [box]
+        index = getattr(box, "index", None)
+        op = getattr(scene, "op_items", {}).get(index) if index is not None else None
+        if op is not None:
+            items.append(op)
+        node = getattr(current, "node", current)
+        if hasattr(current, "contributions"):
+            parents = [c.parent for c in current.contributions if c.parent is not node]
+        else:
+            parents = list(node.parents)
+        for parent in parents:
+            item = scene.value_item_of(parent)
+            if item is not None and item not in items:
+                items.append(item)
+        return items
+
+    def follow_step(self) -> None:
+        """Scroll just enough that the current step's box, its op and its parents'
+        boxes are whole on screen, with a margin; if they cannot all be, the box."""
+        self._show_step(center=False)
+
+    def _show_step(self, center: bool) -> bool:
+        items = self.step_items()
+        if not items:
+            return False
+        scale = self.scale_factor()
+        margin = MARGIN_PX / scale
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        own = items[0].sceneBoundingRect()
+        everything = QRectF(own)
+        for item in items[1:]:
+            everything = everything.united(item.sceneBoundingRect())
+        dx = _shift(visible.left(), visible.right(), everything.left(), everything.right(),
+                    own.left(), own.right(), margin, center)
+        dy = _shift(visible.top(), visible.bottom(), everything.top(), everything.bottom(),
+                    own.top(), own.bottom(), margin, center)
+        self._scroll_by(dx * scale, dy * scale)
+        return True
+
+    def _scroll_by(self, dx: float, dy: float) -> None:
+        # round away from zero, so that a box meant to be whole is never a pixel short
+        for bar, d in ((self.horizontalScrollBar(), dx), (self.verticalScrollBar(), dy)):
+            if d:
+                bar.setValue(bar.value() + (math.ceil(d) if d > 0 else math.floor(d)))
 
     def _update_labels(self) -> None:
         scene = self.scene()
@@ -82,3 +231,24 @@ class GraphView(QGraphicsView):
         if show != self._labels_shown:
             scene.set_labels_visible(show)
             self._labels_shown = show
+
+
+def _shift(low: float, high: float, all_low: float, all_high: float, own_low: float,
+           own_high: float, margin: float, center: bool) -> float:
+    """How far to move the window [low, high] along one axis so that [all_low, all_high]
+    is inside it with `margin`, or if that cannot be, [own_low, own_high]. With `center`
+    the chosen span is centred rather than reached by the shortest move."""
+    room = high - low
+    if all_high - all_low + 2 * margin <= room:
+        a, b = all_low - margin, all_high + margin
+    else:
+        a, b = own_low - margin, own_high + margin
+        if b - a > room:  # not even the box fits: show its start
+            return a - low
+    if center:
+        return (a + b) / 2 - (low + high) / 2
+    if a < low:
+        return a - low
+    if b > high:
+        return b - high
+    return 0.0
