@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -43,6 +43,17 @@ SHORTCUTS = [
 ]
 
 
+def default_size() -> tuple[int, int]:
+    """Most of the screen, so that a graph like the lesson's neuron fits at a readable
+    size: 90% of it, at least 1400 x 860 and at most 1800 x 1000."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return 1400, 860
+    room = screen.availableGeometry()
+    return (min(1800, max(1400, int(room.width() * 0.9))),
+            min(1000, max(860, int(room.height() * 0.9))))
+
+
 class MainWindow(QMainWindow):
     """The app's window. With `remember=False` it neither reads nor writes settings."""
 
@@ -53,7 +64,7 @@ class MainWindow(QMainWindow):
         self.file_path: Path | None = None
         self.session = Session(self)
         self.setWindowTitle(APP_NAME)
-        self.resize(1400, 860)
+        self.resize(*default_size())
 
         self.checker = TensorFlowChecker(self)
         self.graph_tab = GraphTab(self.session, self)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
-VALUE_W, VALUE_H = 116.0, 58.0
+VALUE_W, VALUE_H = 110.0, 58.0
 OP_D = 30.0
 
 FILL = {
@@ -36,7 +36,7 @@ BACKWARD = QColor("#2563eb")   # gradient flow already applied
 WRONG = QColor("#dc2626")
 EDGE = QColor("#6b7280")
 LABEL_GROUND = QColor(255, 255, 255, 230)
-LABEL_PT = 8.0  # edge labels
+LABEL_PT = 8.5  # edge labels: as large as the text in the boxes
 
 
 @cache
@@ -92,7 +92,7 @@ class ValueItem(QGraphicsRectItem):
         self.name.setPos(-self.name.boundingRect().width() / 2, -VALUE_H / 2 + 3)
         self.setToolTip(self.full_name)
         self.numbers = _text(self, 8.5)
-        self.numbers.setPos(-VALUE_W / 2 + 10, -VALUE_H / 2 + 21)
+        self.numbers.setPos(-VALUE_W / 2 + 5, -VALUE_H / 2 + 21)
 
     def set_state(self, value: str, grad: str, border: QColor, width: float,
                   faint: bool) -> None:
@@ -166,7 +166,7 @@ class OpItem(QGraphicsPathItem):
 
 
 def op_font_size(symbol: str) -> float:
-    return 9.0 if len(symbol) <= 2 else 7.5
+    return 9.0 if len(symbol) <= 2 else 8.5
 
 
 def op_width(symbol: str) -> float:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 NODE_GAP = 18.0       # between two real nodes of one layer
 VIRTUAL_GAP = 8.0     # between a virtual node and anything
 VIRTUAL_H = 8.0       # the height an edge passing through a layer takes
-MIN_RANK_GAP = 26.0   # between two columns: where edges bend
+MIN_RANK_GAP = 14.0   # between two columns: where edges bend
 MAX_RANK_GAP = 110.0
 LANE_GAP = 12.0       # between two lanes of bus edges above the drawing
 BUS_MIN_SPAN = 10     # edges shorter than this are always routed through virtual nodes
@@ -564,7 +564,7 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
             dy = abs(ys[w] - ys[v])
             if dy > travel[graph.rank[v]]:
                 travel[graph.rank[v]] = dy
-    gap = [min(MAX_RANK_GAP, max(MIN_RANK_GAP, 0.3 * t)) for t in travel]
+    gap = [min(MAX_RANK_GAP, max(MIN_RANK_GAP, 0.2 * t)) for t in travel]
     left = [0.0] * n_layers
     x = 0.0
     for r in range(n_layers):

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsView
 from gui.graph.scene import GraphScene
 
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
-SMALLEST_TEXT_PT = 8.0    # the smallest text drawn in the graph: an edge's label (boxes: 8.5)
+SMALLEST_TEXT_PT = 8.5    # the smallest text in the graph: boxes, edge labels, long op symbols
 READABLE_PX = 9.0         # a new graph is never shown with text smaller than this
 MARGIN_PX = 24            # room kept around the boxes of a step when following it
 SCENE_MARGIN = 20.0       # scene units around the graph that the scroll bars reach
