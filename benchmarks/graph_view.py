@@ -84,6 +84,10 @@ def measure(sizes=(500, 1000, 5000), repeats: int = 5) -> list[dict]:
                 step_t.append(time.perf_counter() - t3)
             view.close()
             stepper.reset()
+            # the next repeat's first draw must not pay for tearing this graph down
+            scene.clear()
+            del view, scene
+            QApplication.processEvents()
         rows.append({"graph": shape, "nodes": len(stepper.forward_steps),
                      "layout_ms": _median_ms(layout_t),
                      "first_draw_ms": _median_ms(draw_t), "step_ms": _median_ms(step_t)})

@@ -136,9 +136,7 @@ class OpItem(QGraphicsPathItem):
 
     def __init__(self, index: int, symbol: str, width: float = OP_D, labels: bool = True):
         super().__init__()
-        path = QPainterPath()
-        path.addRoundedRect(QRectF(-width / 2, -OP_D / 2, width, OP_D), OP_D / 2, OP_D / 2)
-        self.setPath(path)
+        self.setPath(_op_shape(width))
         self.index = index
         self.setBrush(QColor("#f3f4f6"))
         self.setPen(pen(EDGE.rgba(), 1.2))
@@ -163,6 +161,13 @@ class OpItem(QGraphicsPathItem):
             self.symbol.setPos(-r.width() / 2, -r.height() / 2)
         if self.symbol is not None:
             self.symbol.setVisible(visible)
+
+
+@cache
+def _op_shape(width: float) -> QPainterPath:
+    path = QPainterPath()
+    path.addRoundedRect(QRectF(-width / 2, -OP_D / 2, width, OP_D), OP_D / 2, OP_D / 2)
+    return path
 
 
 def op_font_size(symbol: str) -> float:
@@ -213,9 +218,8 @@ def segments_path(segments, path: QPainterPath | None = None) -> QPainterPath:
 def add_head(path: QPainterPath, end: tuple[float, float]) -> None:
     """An arrow head at `end`, pointing right (every edge enters its target level)."""
     x, y = end
-    path.moveTo(x, y)
-    path.lineTo(x - 7, y - 4)
-    path.moveTo(x, y)
+    path.moveTo(x - 7, y - 4)
+    path.lineTo(x, y)
     path.lineTo(x - 7, y + 4)
 
 

@@ -58,6 +58,7 @@ class Drawing:
     label_centers: list[tuple[float, float] | None]
     own_from: list[int]
     trunks: dict[int, list[tuple[tuple[float, float], ...]]]
+    bounds: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # x0, y0, x1, y1
 
 
 def layered_layout(sizes: list[tuple[float, float]],
@@ -207,7 +208,7 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
     drawn below a node stays there even when above would cross nothing)."""
     size = len(graph.rank)
     if max_sweeps is None:
-        max_sweeps = 16 if size < 3_000 else 6 if size < 12_000 else 3 if size < 40_000 else 2
+        max_sweeps = 16 if size < 3_000 else 6 if size < 12_000 else 2
     starts = ("sinks", "sinks reversed", "sources") if size < 3_000 else ("sinks",)
     best, best_crossings = None, None
     for start in starts:
@@ -236,8 +237,10 @@ def _sweep(graph: LayeredGraph, max_sweeps: int) -> tuple[list[list[int]], int]:
         _median_sweep(graph, position, rightward)
         if size < 3_000:
             _transpose(graph, position)
-        if size >= 12_000 and sweep < max_sweeps - 1:
-            continue  # a big graph: counted once, after its last sweep
+        if size >= 12_000:
+            if sweep == max_sweeps - 1:  # a big graph: its sweeps are kept uncounted
+                return [list(layer) for layer in graph.layers], best_crossings
+            continue
         found = crossings(graph, position)
         if found < best_crossings:
             best, best_crossings, stale = [list(layer) for layer in graph.layers], found, 0
@@ -577,7 +580,7 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
     out_port, in_port = _ports(graph, ys)
     top = min((ys[v] - graph.height[v] / 2 for v in range(len(ys))), default=0.0)
     lanes = _lanes(graph, left, right, gap)
-    routes, labels, own_from, trunks = [], [], [], {}
+    routes, labels, own_from, trunks, lanes_y = [], [], [], {}, []
     reach: dict[int, float] = {}
     for e, chain in enumerate(graph.chains):
         s, t = chain[0], chain[-1]
@@ -588,6 +591,7 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
             end = (end[0] + r - max(0.0, r * r - dy * dy) ** 0.5, end[1])
         if e in graph.bus:
             lane_y = top - 24.0 - LANE_GAP * lanes[s]
+            lanes_y.append(lane_y)
             trunk, own = _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e)
             if trunk[-1][-1][0] > reach.get(s, float("-inf")):
                 reach[s], trunks[s] = trunk[-1][-1][0], trunk
@@ -599,7 +603,11 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
         routes.append(segments)
         d = graph.label_node[e]
         labels.append(None if d is None else (center_x[graph.rank[d]], ys[d]))
-    return Drawing(centers, routes, labels, own_from, trunks)
+    size = len(ys)
+    bottom = max((ys[v] + graph.height[v] / 2 for v in range(size)), default=0.0)
+    lane_top = min((lane for lane in lanes_y), default=top)
+    bounds = (0.0, min(top, lane_top), x - gap[-1] if n_layers else 0.0, bottom)
+    return Drawing(centers, routes, labels, own_from, trunks, bounds)
 
 
 def _ports(graph: LayeredGraph, ys: list[float]) -> tuple[list[float], list[float]]:
@@ -614,10 +622,13 @@ def _ports(graph: LayeredGraph, ys: list[float]) -> tuple[list[float], list[floa
         entering.setdefault(chain[-1], []).append((ys[chain[-2]], e))
     for ends, port in ((leaving, out_port), (entering, in_port)):
         for v, items in ends.items():
-            items.sort()
             m = len(items)
+            if m == 1:
+                port[items[0][1]] = ys[v]
+                continue
+            items.sort()
             room = max(0.0, graph.height[v] - 14.0)
-            step = min(9.0, room / (m - 1)) if m > 1 else 0.0
+            step = min(9.0, room / (m - 1))
             for k, (_, e) in enumerate(items):
                 port[e] = ys[v] + (k - (m - 1) / 2) * step
     return out_port, in_port
@@ -691,53 +702,30 @@ def _lanes(graph: LayeredGraph, left, right, gap) -> dict[int, int]:
 def _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e) -> tuple[list, list]:
     """Out of the source, up its gap to the lane and along it (the trunk, shared), then
     down the gap before the label's column, through the label's place and into the
-    target (the edge's own part)."""
+    target (the edge's own part). Corners are rounded; the lane is above every box."""
     s, d, t = chain
     rs, rd = graph.rank[s], graph.rank[d]
     # drops into one gap are spread so that they do not lie on top of each other
     x_up = right[rs] + gap[rs] / 2
     x_down = left[rd] - gap[rd - 1] * (0.25 + 0.5 * ((e * 0.618) % 1.0))
-    corner = min(8.0, abs(x_down - x_up) / 2)
-    trunk = _corner_path([start, (x_up, start[1]), (x_up, lane_y), (x_down - corner, lane_y)])
-    own = _corner_path([(x_down - corner, lane_y), (x_down, lane_y), (x_down, ys[d]),
-                        (left[rd], ys[d])])
-    own.append(((left[rd], ys[d]), (right[rd], ys[d])))
+    sy, yd = start[1], ys[d]
+    c = min(8.0, (x_down - x_up) / 2, (sy - lane_y) / 2, (yd - lane_y) / 2,
+            x_up - start[0])
+    trunk = [(start, (x_up - c, sy)),
+             ((x_up - c, sy), (x_up, sy), (x_up, sy), (x_up, sy - c)),
+             ((x_up, sy - c), (x_up, lane_y + c)),
+             ((x_up, lane_y + c), (x_up, lane_y), (x_up, lane_y), (x_up + c, lane_y)),
+             ((x_up + c, lane_y), (x_down - c, lane_y))]
+    level = (right[rd], yd)
+    # the drop is one cubic whose control points sit on the vertical: it runs down the
+    # gap, never more than c from it, and turns level at both ends
+    own = [((x_down - c, lane_y), (x_down, lane_y), (x_down, yd), (x_down + c, yd)),
+           ((x_down + c, yd), level)]
     enter = (left[graph.rank[t]], end[1])
-    own.append(_bend((right[rd], ys[d]), enter))
-    if (line := _line(enter, end)) is not None:
-        own.append(line)
+    own.append(_bend(level, enter))
+    if enter != end:
+        own.append((enter, end))
     return trunk, own
-
-
-def _corner_path(points: list[tuple[float, float]], radius: float = 8.0) -> list[tuple]:
-    """A path of straight runs with rounded corners through `points`."""
-    segments = []
-    here = points[0]
-    for k in range(1, len(points) - 1):
-        a, b, c = points[k - 1], points[k], points[k + 1]
-        r = min(radius, _length(a, b) / 2, _length(b, c) / 2)
-        p = _towards(b, a, r)
-        q = _towards(b, c, r)
-        if (line := _line(here, p)) is not None:
-            segments.append(line)
-        if p != q:
-            segments.append((p, b, b, q))
-        here = q
-    if (line := _line(here, points[-1])) is not None:
-        segments.append(line)
-    return segments
-
-
-def _length(a, b) -> float:
-    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
-
-
-def _towards(a, b, distance: float) -> tuple[float, float]:
-    length = _length(a, b)
-    if length == 0:
-        return a
-    f = distance / length
-    return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f)
 
 
 __all__ = ["Drawing", "layered_layout", "rank", "make_proper", "order", "coordinates",

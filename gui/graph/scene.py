@@ -11,11 +11,18 @@ backward step sent, as `local × upstream = result`.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 from functools import partial
 
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainterPath
-from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+)
 
 from engine.explain import expression, number, op_symbol
 from engine.stepping import BackwardStep, Stepper
@@ -100,6 +107,16 @@ class GraphSpec:
 
 def graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool = True) -> GraphSpec:
     """The nodes and edges to draw for `stepper`'s graph, constants folded or not."""
+    collecting = gc.isenabled()
+    gc.disable()  # everything made here lives on: the collector would only rescan it
+    try:
+        return _graph_spec(stepper, roles, folded)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool) -> GraphSpec:
     nodes = stepper.forward_steps
     index = {node: i for i, node in enumerate(nodes)}
     labels = {}
@@ -165,6 +182,7 @@ class GraphScene(QGraphicsScene):
         self._index: dict[Value, int] = {}
         self._step_of: dict[int, int] = {}       # node -> its backward step number
         self._first_grad: dict[int, int] = {}    # node -> first step that sets grad
+        self._realized: set = set()              # large graph: boxes given their texts
 
     @property
     def large(self) -> bool:
@@ -174,6 +192,7 @@ class GraphScene(QGraphicsScene):
         """A graph too large to draw: a sentence instead of items."""
         self.clear()
         self._forget()
+        self.setSceneRect(QRectF())  # grows with the note again
         n = len(stepper.forward_steps)
         note = self.addSimpleText(
             f"This graph has {n:,} nodes, more than the {MAX_DRAWN:,} this view draws.\n"
@@ -183,6 +202,18 @@ class GraphScene(QGraphicsScene):
     def build(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
               roles: dict[Value, str]) -> None:
         """Replace the scene's items with `stepper`'s graph as `spec` and `drawing` say."""
+        # thousands of item wrappers are made here and all live on: a collection would
+        # only rescan them (and everything else alive)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._build(stepper, spec, drawing, roles)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _build(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
+               roles: dict[Value, str]) -> None:
         self.clear()
         self._forget()
         self.labels_visible = True
@@ -215,9 +246,19 @@ class GraphScene(QGraphicsScene):
             self.addItem(item)
         self._edge_of = {key: e for e, key in enumerate(spec.keys)}
         self._draw_plain_edges()
+        # known from the layout: Qt would otherwise ask every item for its bounds
+        self.setSceneRect(self.graph_rect().adjusted(-40, -40, 40, 40))
         if large:
             self.set_labels_visible(False)
-        self.refresh()
+        if stepper.position:
+            self.refresh()  # at the start the items are made as they must look
+
+    def graph_rect(self) -> QRectF:
+        """The graph's extent in the scene (what a fit must show)."""
+        if self.drawing is None:
+            return self.itemsBoundingRect()
+        x0, y0, x1, y1 = self.drawing.bounds
+        return QRectF(x0, y0, x1 - x0, y1 - y0)
 
     # -- edges --------------------------------------------------------------------------------
 
@@ -231,29 +272,24 @@ class GraphScene(QGraphicsScene):
         """Every edge in its plain style, as a few shared paths, one per strip of the
         scene PIECE_W wide: a step's repaint then redraws only the strips it touches."""
         strips: dict[int, QPainterPath] = {}
+        long_lines: list = []  # each its own item: a thin band that few repaints meet
         drawing = self.drawing
-        for e in range(len(self.spec.edges)):
-            self._add_to_strips(strips, self._own_segments(e), head=True)
+        own_from = drawing.own_from
+        for e, route in enumerate(drawing.routes):
+            _add_to_strips(strips, route[own_from[e]:] if own_from[e] else route, True,
+                           long_lines)
         for trunk in drawing.trunks.values():
-            self._add_to_strips(strips, trunk, head=False)
+            _add_to_strips(strips, trunk, False, long_lines)
         plain = pen(EDGE.rgba(), 1.0)
+        # one layer under everything holds them: its children need no stacking of their own
+        layer = QGraphicsPathItem()
+        layer.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        layer.setZValue(-2)
+        self.addItem(layer)
         for path in strips.values():
-            item = QGraphicsPathItem(path)
-            item.setPen(plain)
-            item.setZValue(-2)
-            self.addItem(item)
-
-    @staticmethod
-    def _add_to_strips(strips: dict[int, QPainterPath], segments, head: bool) -> None:
-        for strip, part in _by_strip(segments):
-            path = strips.get(strip)
-            if path is None:
-                path = strips[strip] = QPainterPath()
-            segments_path(part, path)
-        if head and segments:
-            end = segments[-1][-1]
-            path = strips.setdefault(int(end[0] // PIECE_W), QPainterPath())
-            add_head(path, end)
+            QGraphicsPathItem(path, layer).setPen(plain)
+        for (x0, y0), (x1, y1) in long_lines:
+            QGraphicsLineItem(x0, y0, x1, y1, layer).setPen(plain)
 
     def _edge(self, e: int, plain_style: bool) -> EdgeItem | None:
         """Edge e's own item, made on first need. An edge still in the plain style needs
@@ -273,13 +309,24 @@ class GraphScene(QGraphicsScene):
         return edge
 
     def set_labels_visible(self, visible: bool) -> None:
+        """Show or hide every text. In a large graph texts are made only for the boxes
+        that have been on screen (`show_labels_in`): making thousands would take seconds."""
         self.labels_visible = visible
-        for item in self.value_items:
+        boxes = self._realized if self.large else [*self.value_items, *self.op_items.values()]
+        for item in boxes:
             item.set_labels_visible(visible)
-        for op in self.op_items.values():
-            op.set_labels_visible(visible)
         for edge in self._edges.values():
             edge.set_labels_visible(visible)
+
+    def show_labels_in(self, rect: QRectF) -> None:
+        """In a large graph with labels on, give the boxes in `rect` their texts."""
+        if not (self.large and self.labels_visible):
+            return
+        realized = self._realized
+        for item in self.items(rect):
+            if isinstance(item, (ValueItem, OpItem)) and item not in realized:
+                item.set_labels_visible(True)
+                realized.add(item)
 
     # -- keeping up with the stepper ---------------------------------------------------------
 
@@ -417,6 +464,43 @@ class GraphScene(QGraphicsScene):
             records.append({"source": self.spec.ids[u], "target": self.spec.ids[v],
                             "path": segments_path(self.drawing.routes[e]), "label": label})
         return records
+
+
+def _add_to_strips(strips: dict[int, QPainterPath], segments, head: bool,
+                   long_lines: list) -> None:
+    """Append `segments` to the paths of the strips they start in (one tight loop: a
+    big graph has tens of thousands of segments); lines longer than a strip go to
+    `long_lines` instead."""
+    strip, path, here = None, None, None
+    for seg in segments:
+        a = seg[0]
+        if len(seg) == 2 and abs(seg[1][0] - a[0]) > PIECE_W:
+            long_lines.append(seg)
+            here = seg[1]
+            strip = None
+            continue
+        k = int(a[0] // PIECE_W)
+        if k != strip:
+            strip, here = k, None
+            path = strips.get(k)
+            if path is None:
+                path = strips[k] = QPainterPath()
+        if a != here:
+            path.moveTo(a[0], a[1])
+        if len(seg) == 2:
+            b = seg[1]
+            path.lineTo(b[0], b[1])
+        else:
+            c1, c2, b = seg[1], seg[2], seg[3]
+            path.cubicTo(c1[0], c1[1], c2[0], c2[1], b[0], b[1])
+        here = b
+    if head and segments:
+        end = segments[-1][-1]
+        k = int(end[0] // PIECE_W)
+        path = strips.get(k)
+        if path is None:
+            path = strips[k] = QPainterPath()
+        add_head(path, end)
 
 
 def _by_strip(segments) -> list[tuple[int, list]]:

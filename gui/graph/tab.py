@@ -211,8 +211,9 @@ class GraphTab(QWidget):
         self.busy.emit(False)
         n = len(self.scene.nodes)
         if self.scene.large:
-            self.status.emit(f"{n:,} nodes: labels are hidden until you zoom in "
-                             "(wheel or Ctrl+=)")
+            self.status.emit(f"Built {self.session.program.output_name}: {n:,} nodes. Press "
+                             "Right to step; zoom out (wheel or Ctrl+-) to see more of it "
+                             "(texts hide below half size).")
         else:
             self.status.emit(f"Built {self.session.program.output_name}: {n} nodes. "
                              "Press Right to step.")

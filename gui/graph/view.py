@@ -45,9 +45,10 @@ class GraphView(QGraphicsView):
             bar.actionTriggered.connect(self._on_scroll_action)  # the user's, not setValue
 
     def graph_changed(self) -> None:
-        """A new graph is in the scene: labels start as the scene set them, then fit."""
+        """A new graph is in the scene: labels start as the scene set them, then fit
+        (a large graph too: it opens at a readable size at its left end)."""
         self._labels_shown = not self.scene().large
-        self.fit(readable=not self.scene().large)
+        self.fit(readable=True)
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -134,7 +135,7 @@ class GraphView(QGraphicsView):
 
     def _fit_once(self, readable: bool) -> None:
         scene = self.scene()
-        bounds = scene.itemsBoundingRect()
+        bounds = scene.graph_rect()
         self.resetTransform()
         if bounds.isEmpty():
             return
@@ -231,6 +232,16 @@ class GraphView(QGraphicsView):
         if show != self._labels_shown:
             scene.set_labels_visible(show)
             self._labels_shown = show
+        self._label_visible_part()
+
+    def _label_visible_part(self) -> None:
+        scene = self.scene()
+        if scene.large and scene.labels_visible:
+            scene.show_labels_in(self.mapToScene(self.viewport().rect()).boundingRect())
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self._label_visible_part()  # a large graph's boxes get their texts as they appear
 
 
 def _shift(low: float, high: float, all_low: float, all_high: float, own_low: float,

@@ -143,18 +143,23 @@ def test_a_long_chain_is_shown_readable_from_its_left_end(window, qtbot):
     assert visible(view).left() <= graph_rect(view).left() + 1
 
 
-def test_a_large_graph_still_starts_zoomed_out_with_labels_hidden(window, qtbot):
+def test_a_large_graph_starts_readable_and_labels_boxes_as_they_come_into_view(window, qtbot):
     from gui.graph.scene import LARGE
 
     n = LARGE + 100
     text = "x = 0.5\na0 = tanh(x)\n" + "".join(f"a{k} = tanh(a{k - 1})\n" for k in range(1, n))
     build(window, text)
     qtbot.waitUntil(lambda: len(window.graph_tab.scene.value_items) == n + 1, timeout=20_000)
-    view = window.graph_tab.view
-    assert not window.graph_tab.scene.labels_visible
-    assert on_screen_px(view, 8.0) < 9.0
-    px = 2 / view.scale_factor()  # two pixels: at this zoom a pixel is many scene units
-    assert visible(view).contains(graph_rect(view).adjusted(px, px, -px, -px))
+    scene, view = window.graph_tab.scene, window.graph_tab.view
+    assert scene.labels_visible
+    assert on_screen_px(view, 8.5) == pytest.approx(9.0)
+    far = scene.value_items[n // 2]
+    assert far.name is None  # nowhere near the screen: no texts made
+    window.session.seek(n // 2 + 1)  # the forward pass reaches it
+    view.follow_step()
+    assert visible(view).contains(far.sceneBoundingRect())
+    assert far.name is not None and far.name.isVisible()
+    assert far.texts()[1] != "value = ?"
 
 
 # -- 3. stepping never cuts a box off ---------------------------------------------------------
