@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
-VALUE_W, VALUE_H = 110.0, 58.0
+VALUE_W, VALUE_H = 112.0, 58.0
 OP_D = 30.0
 
 FILL = {
