@@ -45,7 +45,8 @@ def measure(sizes=(500, 1000, 5000), repeats: int = 5) -> list[dict]:
     from engine.stepping import Stepper
     from gui.app import application
     from gui.graph.layout import layered_layout
-    from gui.graph.scene import GraphScene, graph_spec
+    from gui.graph.scene import GraphScene
+    from gui.graph.spec import graph_spec
     from gui.graph.view import GraphView
 
     application()

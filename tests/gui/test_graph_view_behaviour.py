@@ -144,7 +144,7 @@ def test_a_long_chain_is_shown_readable_from_its_left_end(window, qtbot):
 
 
 def test_a_large_graph_starts_readable_and_labels_boxes_as_they_come_into_view(window, qtbot):
-    from gui.graph.scene import LARGE
+    from gui.graph.spec import LARGE
 
     n = LARGE + 100
     text = "x = 0.5\na0 = tanh(x)\n" + "".join(f"a{k} = tanh(a{k - 1})\n" for k in range(1, n))

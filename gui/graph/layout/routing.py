@@ -1,0 +1,209 @@
+"""Phase 5: columns placed left to right and every edge drawn: level through the columns
+of its virtual nodes, bending only in the gaps between columns, where no box is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gui.graph.layout.proper import LayeredGraph
+
+MIN_RANK_GAP = 14.0   # between two columns: where edges bend
+MAX_RANK_GAP = 110.0
+LANE_GAP = 12.0       # between two lanes of bus edges above the drawing
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """Where everything goes.
+
+    `centers[i]` is node i's centre. `routes[e]` is edge e as a list of segments, each a
+    tuple of points: two points for a straight line, four for a cubic curve (start, two
+    control points, end); it starts on the source's box and ends on the target's.
+    `label_centers[e]` is the centre of the space kept for edge e's label, or None.
+    A bus edge's route begins with its source's trunk (out of the source, up to its lane
+    and along it), which it shares with the source's other bus edges: `own_from[e]` is
+    where the part that is edge e's alone begins (0 for every other edge), and
+    `trunks[source]` the longest trunk of each source, to be drawn once.
+    """
+
+    centers: list[tuple[float, float]]
+    routes: list[list[tuple[tuple[float, float], ...]]]
+    label_centers: list[tuple[float, float] | None]
+    own_from: list[int]
+    trunks: dict[int, list[tuple[tuple[float, float], ...]]]
+    bounds: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # x0, y0, x1, y1
+
+
+def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None) -> Drawing:
+    """Columns placed left to right, each as wide as its widest node, with room to bend
+    between them; then every edge drawn through its virtual nodes."""
+    n_layers = len(graph.layers)
+    col_w = [0.0] * n_layers
+    for v, r in enumerate(graph.rank):
+        if graph.width[v] > col_w[r]:
+            col_w[r] = graph.width[v]
+    travel = [0.0] * n_layers  # the largest vertical travel through the gap after a layer
+    for v in range(len(graph.rank)):
+        for w in graph.down[v]:
+            dy = abs(ys[w] - ys[v])
+            if dy > travel[graph.rank[v]]:
+                travel[graph.rank[v]] = dy
+    gap = [min(MAX_RANK_GAP, max(MIN_RANK_GAP, 0.2 * t)) for t in travel]
+    left = [0.0] * n_layers
+    x = 0.0
+    for r in range(n_layers):
+        left[r] = x
+        x += col_w[r] + gap[r]
+    right = [left[r] + col_w[r] for r in range(n_layers)]
+    center_x = [left[r] + col_w[r] / 2 for r in range(n_layers)]
+    n = graph.n_real
+    centers = [(center_x[graph.rank[v]], ys[v]) for v in range(n)]
+    out_port, in_port = _ports(graph, ys)
+    top = min((ys[v] - graph.height[v] / 2 for v in range(len(ys))), default=0.0)
+    lanes = _lanes(graph, left, right, gap)
+    routes, labels, own_from, trunks, lanes_y = [], [], [], {}, []
+    reach: dict[int, float] = {}
+    for e, chain in enumerate(graph.chains):
+        s, t = chain[0], chain[-1]
+        start = (center_x[graph.rank[s]] + graph.width[s] / 2, out_port[e])
+        end = (center_x[graph.rank[t]] - graph.width[t] / 2, in_port[e])
+        if radii is not None and radii[t] > 0:
+            r, dy = radii[t], in_port[e] - ys[t]
+            end = (end[0] + r - max(0.0, r * r - dy * dy) ** 0.5, end[1])
+        if e in graph.bus:
+            lane_y = top - 24.0 - LANE_GAP * lanes[s]
+            lanes_y.append(lane_y)
+            trunk, own = _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e)
+            if trunk[-1][-1][0] > reach.get(s, float("-inf")):
+                reach[s], trunks[s] = trunk[-1][-1][0], trunk
+            segments = trunk + own
+            own_from.append(len(trunk))
+        else:
+            segments = _chain_route(graph, chain, ys, start, end, left, right)
+            own_from.append(0)
+        routes.append(segments)
+        d = graph.label_node[e]
+        labels.append(None if d is None else (center_x[graph.rank[d]], ys[d]))
+    size = len(ys)
+    bottom = max((ys[v] + graph.height[v] / 2 for v in range(size)), default=0.0)
+    lane_top = min((lane for lane in lanes_y), default=top)
+    bounds = (0.0, min(top, lane_top), x - gap[-1] if n_layers else 0.0, bottom)
+    return Drawing(centers, routes, labels, own_from, trunks, bounds)
+
+
+def _ports(graph: LayeredGraph, ys: list[float]) -> tuple[list[float], list[float]]:
+    """Where each edge leaves its source and enters its target: spread over the box's
+    side in the order of the edges' other ends, so that edges sharing an end stay apart."""
+    n_edges = len(graph.chains)
+    out_port, in_port = [0.0] * n_edges, [0.0] * n_edges
+    leaving: dict[int, list[tuple[float, int]]] = {}
+    entering: dict[int, list[tuple[float, int]]] = {}
+    for e, chain in enumerate(graph.chains):
+        leaving.setdefault(chain[0], []).append((ys[chain[1]], e))
+        entering.setdefault(chain[-1], []).append((ys[chain[-2]], e))
+    for ends, port in ((leaving, out_port), (entering, in_port)):
+        for v, items in ends.items():
+            m = len(items)
+            if m == 1:
+                port[items[0][1]] = ys[v]
+                continue
+            items.sort()
+            room = max(0.0, graph.height[v] - 14.0)
+            step = min(9.0, room / (m - 1))
+            for k, (_, e) in enumerate(items):
+                port[e] = ys[v] + (k - (m - 1) / 2) * step
+    return out_port, in_port
+
+
+def _bend(a: tuple[float, float], b: tuple[float, float]) -> tuple:
+    """A cubic from a to b, level at both ends."""
+    half = (b[0] - a[0]) / 2
+    return (a, (a[0] + half, a[1]), (b[0] - half, b[1]), b)
+
+
+def _line(a: tuple[float, float], b: tuple[float, float]) -> tuple | None:
+    return None if a == b else (a, b)
+
+
+def _chain_route(graph, chain, ys, start, end, left, right) -> list[tuple]:
+    segments: list[tuple] = []
+    s_rank = graph.rank[chain[0]]
+    here = (right[s_rank], start[1])
+    _extend(segments, start, here)
+    for v in chain[1:-1]:
+        r = graph.rank[v]
+        enter, leave = (left[r], ys[v]), (right[r], ys[v])
+        _extend(segments, here, enter)
+        _extend(segments, enter, leave)
+        here = leave
+    t_rank = graph.rank[chain[-1]]
+    enter = (left[t_rank], end[1])
+    _extend(segments, here, enter)
+    _extend(segments, enter, end)
+    return segments
+
+
+def _extend(segments: list[tuple], a: tuple[float, float], b: tuple[float, float]) -> None:
+    """Go on from a to b: level, by lengthening the last line if it is level too (a
+    straight run through many columns is one line); otherwise by a bend."""
+    if a == b:
+        return
+    if a[1] == b[1]:
+        if segments and len(segments[-1]) == 2 and segments[-1][0][1] == a[1]:
+            segments[-1] = (segments[-1][0], b)
+        else:
+            segments.append((a, b))
+    else:
+        segments.append(_bend(a, b))
+
+
+def _lanes(graph: LayeredGraph, left, right, gap) -> dict[int, int]:
+    """A lane above the drawing for each source of bus edges, shared by sources whose
+    spans do not overlap (intervals coloured greedily from the left)."""
+    spans: dict[int, list[float]] = {}
+    for e in graph.bus:
+        s, d = graph.chains[e][0], graph.chains[e][1]
+        a = right[graph.rank[s]]
+        b = left[graph.rank[d]]
+        lo, hi = spans.get(s, (a, b))
+        spans[s] = [min(lo, a), max(hi, b)]
+    lanes: dict[int, int] = {}
+    ends: list[float] = []  # per lane, where its last span ends
+    for s, (a, b) in sorted(spans.items(), key=lambda item: item[1][0]):
+        for k, last in enumerate(ends):
+            if last + 20.0 < a:
+                lanes[s], ends[k] = k, b
+                break
+        else:
+            lanes[s] = len(ends)
+            ends.append(b)
+    return lanes
+
+
+def _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e) -> tuple[list, list]:
+    """Out of the source, up its gap to the lane and along it (the trunk, shared), then
+    down the gap before the label's column, through the label's place and into the
+    target (the edge's own part). Corners are rounded; the lane is above every box."""
+    s, d, t = chain
+    rs, rd = graph.rank[s], graph.rank[d]
+    # drops into one gap are spread so that they do not lie on top of each other
+    x_up = right[rs] + gap[rs] / 2
+    x_down = left[rd] - gap[rd - 1] * (0.25 + 0.5 * ((e * 0.618) % 1.0))
+    sy, yd = start[1], ys[d]
+    c = min(8.0, (x_down - x_up) / 2, (sy - lane_y) / 2, (yd - lane_y) / 2,
+            x_up - start[0])
+    trunk = [(start, (x_up - c, sy)),
+             ((x_up - c, sy), (x_up, sy), (x_up, sy), (x_up, sy - c)),
+             ((x_up, sy - c), (x_up, lane_y + c)),
+             ((x_up, lane_y + c), (x_up, lane_y), (x_up, lane_y), (x_up + c, lane_y)),
+             ((x_up + c, lane_y), (x_down - c, lane_y))]
+    level = (right[rd], yd)
+    # the drop is one cubic whose control points sit on the vertical: it runs down the
+    # gap, never more than c from it, and turns level at both ends
+    own = [((x_down - c, lane_y), (x_down, lane_y), (x_down, yd), (x_down + c, yd)),
+           ((x_down + c, yd), level)]
+    enter = (left[graph.rank[t]], end[1])
+    own.append(_bend(level, enter))
+    if enter != end:
+        own.append((enter, end))
+    return trunk, own

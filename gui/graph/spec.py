@@ -1,0 +1,123 @@
+"""What the graph shows: a box per value, an operation per computed value, an edge per
+operand, constants folded into their operation unless asked for as boxes, and how much
+room each piece and each edge label needs. Plain records for the layout and the scene."""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass
+
+from engine.explain import expression, number, op_symbol
+from engine.stepping import Stepper
+from engine.value import Value
+from gui.graph.items import OP_D, VALUE_H, VALUE_W, label_size, op_width
+
+LARGE = 1500      # above this many nodes, labels show only when zoomed in
+
+
+def box_title(node: Value) -> str:
+    """A value box's title: its name, 'const', or for an unnamed result its formula."""
+    if node.label:
+        return node.label
+    if not node.parents:
+        return "const"
+    return expression(node)
+
+
+def contribution_label(local: float, upstream: float, contribution: float) -> str:
+    return f"{short(local)} × {short(upstream)}\n= {short(contribution)}"
+
+
+def short(x: float) -> str:
+    """A number in at most 4 significant digits, for labels drawn on the graph."""
+    return "0" if x == 0.0 else f"{x:.4g}"
+
+
+def folded_symbol(node: Value, folded: list[bool]) -> str:
+    """The operation's symbol with its folded constants written in: '× 1.2', '2 −'."""
+    symbol = op_symbol(node)
+    if not any(folded):
+        return symbol
+    parts = [number(p.data) if f else "" for p, f in zip(node.parents, folded)]
+    if len(parts) == 2:
+        left, right = parts
+        return " ".join(part for part in (left, symbol, right) if part)
+    return f"{symbol} {parts[0]}".strip()
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """What the layout places. Layout node k is `ids[k]`: 'v3' the box of value 3 (a
+    constant's box too), 'o3' the operation that computes value 3. Edge e goes
+    `edges[e]` = (source node, target node, label size or None) and stands for operand
+    `keys[e]` = (value index i, parent position k) of value i, or (i, -1) for the edge
+    from the operation to its result."""
+
+    ids: list[str]
+    kinds: list[str]
+    sizes: list[tuple[float, float]]
+    edges: list[tuple[int, int, tuple[float, float] | None]]
+    keys: list[tuple[int, int]]
+    symbols: dict[int, str]
+    folded: bool
+
+    @property
+    def radii(self) -> list[float]:
+        """Operations are drawn with round ends; boxes are square."""
+        return [OP_D / 2 if kind == "op" else 0.0 for kind in self.kinds]
+
+
+def graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool = True) -> GraphSpec:
+    """The nodes and edges to draw for `stepper`'s graph, constants folded or not."""
+    collecting = gc.isenabled()
+    gc.disable()  # everything made here lives on: the collector would only rescan it
+    try:
+        return _graph_spec(stepper, roles, folded)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool) -> GraphSpec:
+    nodes = stepper.forward_steps
+    index = {node: i for i, node in enumerate(nodes)}
+    labels = {}
+    for step in stepper.backward_steps if len(nodes) <= LARGE else ():
+        if not step.seed:
+            i = index[step.node]
+            for k, c in enumerate(step.contributions):
+                labels[(i, k)] = contribution_label(c.local, c.upstream, c.contribution)
+
+    # a large graph's labels show only when zoomed in: they all get the room of the
+    # widest label a number in 4 significant digits can make, measured once
+    widest = label_size("-8.888e-88 × -8.888e-88\n= -8.888e-88") if len(nodes) > LARGE else None
+
+    def hidden(node: Value) -> bool:
+        return folded and roles.get(node) == "constant"
+
+    ids, kinds, sizes, edges, keys, symbols = [], [], [], [], [], {}
+    where: dict[int, int] = {}
+    for i, node in enumerate(nodes):
+        if node.parents:
+            flags = [hidden(p) for p in node.parents]
+            symbol = folded_symbol(node, flags)
+            symbols[i] = symbol
+            op = len(ids)
+            ids.append(f"o{i}")
+            kinds.append("op")
+            sizes.append((op_width(symbol), OP_D))
+            for k, parent in enumerate(node.parents):
+                if not flags[k]:
+                    size = widest or label_size(labels.get((i, k), "0 × 0\n= 0"))
+                    edges.append((where[index[parent]], op, size))
+                    keys.append((i, k))
+        elif hidden(node):
+            continue
+        where[i] = len(ids)
+        ids.append(f"v{i}")
+        kinds.append("constant" if roles.get(node) == "constant" else "value")
+        sizes.append((VALUE_W, VALUE_H))
+        if node.parents:
+            edges.append((where[i] - 1, where[i], None))
+            keys.append((i, -1))
+    return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded)
