@@ -78,6 +78,7 @@ class GraphTab(QWidget):
         self.view = GraphView(self.scene, self)
         self._generation = 0
         self.constants_as_nodes = False
+        self._drawn_before: list[int] = [0]  # drawn nodes among the first k forward steps
         self._thread: QThread | None = None
         self._worker: LayoutWorker | None = None
         self.timer = QTimer(self)
@@ -208,6 +209,11 @@ class GraphTab(QWidget):
         if generation != self._generation:
             return  # a newer program replaced this one while it was laid out
         self.scene.build(self.session.stepper, spec, drawing, self.session.roles())
+        # forward steps counted as the picture shows them: folded constants are skipped
+        drawn = [0]
+        for node in self.session.stepper.forward_steps:
+            drawn.append(drawn[-1] + self.scene.is_drawn(node))
+        self._drawn_before = drawn
         self.view.graph_changed()
         self.busy.emit(False)
         n = len(self.scene.nodes)
@@ -245,9 +251,21 @@ class GraphTab(QWidget):
     def _on_bug(self, index: int) -> None:
         self.session.set_pitfall(self.bug.itemData(index))
 
+    def _progress(self, stepper) -> str:
+        """The stepper's progress, its forward steps counted without folded constants."""
+        drawn = self._drawn_before
+        n_forward = len(stepper.forward_steps)
+        if (self.scene.stepper is not stepper or len(drawn) != n_forward + 1
+                or drawn[-1] == n_forward or stepper.position > n_forward):
+            return stepper.progress()
+        if stepper.position == 0:
+            return (f"ready: {drawn[-1]} forward and {len(stepper.backward_steps)} "
+                    "backward steps")
+        return f"forward {drawn[stepper.position]}/{drawn[-1]}"
+
     def _update_phase(self) -> None:
         stepper = self.session.stepper
-        self.phase.setText(stepper.progress() if stepper else "no program")
+        self.phase.setText(self._progress(stepper) if stepper else "no program")
         current = stepper.current if stepper else None
         problem = getattr(current, "problem", "")
         lines = [f"Wrong from here on: {problem}."] if problem else []

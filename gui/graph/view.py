@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QGraphicsView
 
 from gui.graph.scene import GraphScene
 
+MIN_ZOOM, MAX_ZOOM = 0.02, 8.0  # what the wheel and Ctrl+=/- reach
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
 SMALLEST_TEXT_PT = 8.5    # the smallest text in the graph: boxes, edge labels, long op symbols
 READABLE_PX = 9.0         # a new graph is never shown with text smaller than this
@@ -72,10 +73,21 @@ class GraphView(QGraphicsView):
     def zoom_by(self, factor: float) -> None:
         new = self.scale_factor() * factor
         self._auto_fit = None
-        if 0.02 <= new <= 8.0:
-            self.scale(factor, factor)
-            self._update_labels()
-            self.zoomed.emit(self.scale_factor())
+        # out no further than the whole graph (a huge one is far below 2%)
+        if (factor > 1.0 and new > MAX_ZOOM) or (factor < 1.0 and new < self._min_zoom()):
+            return
+        self.scale(factor, factor)
+        self._update_labels()
+        self.zoomed.emit(self.scale_factor())
+
+    def _min_zoom(self) -> float:
+        rect = self.scene().graph_rect()
+        port = self.viewport().rect()
+        if rect.isEmpty() or port.isEmpty():
+            return MIN_ZOOM
+        whole = min(port.width() / (rect.width() + 2 * FIT_MARGIN),
+                    port.height() / (rect.height() + 2 * FIT_MARGIN))
+        return min(MIN_ZOOM, whole * 0.999)
 
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -207,16 +219,39 @@ class GraphView(QGraphicsView):
         scale = self.scale_factor()
         margin = MARGIN_PX / scale
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
-        own = items[0].sceneBoundingRect()
-        everything = QRectF(own)
+        # what to keep in view, most first: everything; the box, its operation and the
+        # labels it sends; the box and its operation; the box alone
+        box = items[0].sceneBoundingRect()
+        near = box
+        scene = self.scene()
+        if len(items) > 1 and items[1] is scene.op_items.get(getattr(items[0], "index", None)):
+            near = box.united(items[1].sceneBoundingRect())
+        with_labels = QRectF(near)
+        for rect in self._step_label_rects():
+            with_labels = with_labels.united(rect)
+        everything = QRectF(with_labels)
         for item in items[1:]:
             everything = everything.united(item.sceneBoundingRect())
-        dx = _shift(visible.left(), visible.right(), everything.left(), everything.right(),
-                    own.left(), own.right(), margin, center)
-        dy = _shift(visible.top(), visible.bottom(), everything.top(), everything.bottom(),
-                    own.top(), own.bottom(), margin, center)
+        tiers = [everything, with_labels, near, box]
+        dx = _shift(visible.left(), visible.right(),
+                    [(r.left(), r.right()) for r in tiers], margin, center)
+        dy = _shift(visible.top(), visible.bottom(),
+                    [(r.top(), r.bottom()) for r in tiers], margin, center)
         self._scroll_by(dx * scale, dy * scale)
         return True
+
+    def _step_label_rects(self) -> list[QRectF]:
+        """Where the labels of the gradients the current backward step sends are."""
+        scene = self.scene()
+        current = scene.stepper.current if scene.stepper is not None else None
+        if not hasattr(current, "contributions") or current.seed:
+            return []
+        rects = []
+        for k in range(len(current.contributions)):
+            edge = scene.edge_item(current.node, k)
+            if edge is not None and not edge.label_rect().isEmpty():
+                rects.append(edge.label_rect())
+        return rects
 
     def _scroll_by(self, dx: float, dy: float) -> None:
         # round away from zero, so that a box meant to be whole is never a pixel short
@@ -244,18 +279,18 @@ class GraphView(QGraphicsView):
         self._label_visible_part()  # a large graph's boxes get their texts as they appear
 
 
-def _shift(low: float, high: float, all_low: float, all_high: float, own_low: float,
-           own_high: float, margin: float, center: bool) -> float:
-    """How far to move the window [low, high] along one axis so that [all_low, all_high]
-    is inside it with `margin`, or if that cannot be, [own_low, own_high]. With `center`
-    the chosen span is centred rather than reached by the shortest move."""
+def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: float,
+           center: bool) -> float:
+    """How far to move the window [low, high] along one axis so that the first of
+    `spans` (largest first) that can be is inside it with `margin`. With `center` the
+    chosen span is centred rather than reached by the shortest move."""
     room = high - low
-    if all_high - all_low + 2 * margin <= room:
-        a, b = all_low - margin, all_high + margin
-    else:
-        a, b = own_low - margin, own_high + margin
-        if b - a > room:  # not even the box fits: show its start
-            return a - low
+    for span_low, span_high in spans:
+        a, b = span_low - margin, span_high + margin
+        if b - a <= room:
+            break
+    else:  # not even the box fits: show its start
+        return a - low
     if center:
         return (a + b) / 2 - (low + high) / 2
     if a < low:

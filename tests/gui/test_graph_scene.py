@@ -104,3 +104,18 @@ def test_a_value_used_twice_by_one_operation_has_two_labelled_edges(window):
             assert not rects[a].intersects(rects[b])
     assert window.graph_tab.scene.value_item_of(window.session.program.inputs["q"]).texts()[2] \
         == "grad = 28"
+
+
+def test_the_step_counter_counts_what_the_picture_shows(window):
+    assert window.build("x = 0.5\ny = 1.2*x + 3")  # two folded constants
+    tab = window.graph_tab
+    assert tab.phase.text() == "ready: 3 forward and 3 backward steps"
+    tab.actions["step"].trigger()
+    assert tab.phase.text() == "forward 1/3"  # x
+    tab.actions["step"].trigger()
+    assert tab.phase.text() == "forward 2/3"  # 1.2*x, its constant skipped
+    tab.actions["end"].trigger()
+    assert tab.phase.text() == "backward 3/3 (done)"
+    window.constants_action.setChecked(True)
+    tab.actions["reset"].trigger()
+    assert tab.phase.text() == "ready: 5 forward and 3 backward steps"

@@ -309,3 +309,22 @@ def test_wrong_gradients_sentence():
     assert many.startswith("At the end, these gradients are wrong with this bug: a has 1 "
                            "(correct: 2); b has 1")
     assert many.endswith("2 more inputs too.")
+
+
+def test_zoom_in_works_after_fitting_a_huge_graph_whole(window, qtbot):
+    from gui.graph.spec import LARGE
+
+    n = LARGE + 100
+    text = "x = 0.5\na0 = tanh(x)\n" + "".join(f"a{k} = tanh(a{k - 1})\n" for k in range(1, n))
+    build(window, text)
+    qtbot.waitUntil(lambda: len(window.graph_tab.scene.value_items) == n + 1, timeout=20_000)
+    view = window.graph_tab.view
+    view.fit()  # Ctrl+0: the whole graph, far below the 2% the wheel zooms out to
+    tiny = view.scale_factor()
+    assert tiny < 0.02
+    view.zoom_by(1.25)
+    assert view.scale_factor() == pytest.approx(tiny * 1.25)
+    view.zoom_by(0.8)  # back out to the whole graph
+    assert view.scale_factor() == pytest.approx(tiny)
+    view.zoom_by(0.8)  # but no further
+    assert view.scale_factor() == pytest.approx(tiny)

@@ -48,7 +48,9 @@ def _separation(graph: LayeredGraph, a: int, b: int) -> float:
 def _type1_conflicts(graph: LayeredGraph) -> set[tuple[int, int]]:
     """Edges between a real node and anything that cross an edge between two virtual
     nodes: those give way, so that long edges stay straight."""
-    marked = set()
+    # a bus edge's drop comes from a lane, not from the layer before: the node it feeds
+    # never aligns with it, so that the chain it belongs to stays straight
+    marked = {(d, v) for d in graph.drops for v in graph.down[d]}
     layers = graph.layers
     position = positions(layers)
     virtual = graph.is_virtual

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 VIRTUAL_H = 8.0       # the height an edge passing through a layer takes
 BUS_MIN_SPAN = 10     # edges shorter than this are always routed through virtual nodes
+BUS_FAN_OUT = 8       # a value with more long edges than this sends them all by bus
 
 
 class LayeredGraph:
@@ -21,6 +22,7 @@ class LayeredGraph:
         self.chains: list[list[int]] = []                  # per edge: its nodes, in order
         self.label_node: list[int | None] = []             # per edge
         self.bus: set[int] = set()                         # edges routed along a lane
+        self.drops: set[int] = set()                       # their virtual nodes
         self.layers: list[list[int]] = []
 
     def add_virtual(self, rank: int, width: float, height: float) -> int:
@@ -44,7 +46,7 @@ def make_proper(sizes, edges, ranks, budget: int) -> LayeredGraph:
     virtual node next to its target carries the label's size."""
     graph = LayeredGraph(sizes, ranks)
     spans = [ranks[v] - ranks[u] for u, v, _ in edges]
-    bus = _bus_edges(spans, budget)
+    bus = _bus_edges(spans, budget) | _fan_out_edges(edges, spans)
     for e, (u, v, label) in enumerate(edges):
         chain = [u]
         label_node = None
@@ -52,6 +54,7 @@ def make_proper(sizes, edges, ranks, budget: int) -> LayeredGraph:
             graph.bus.add(e)
             w, h = label if label is not None else (0.0, VIRTUAL_H)
             label_node = graph.add_virtual(ranks[v] - 1, w, h)
+            graph.drops.add(label_node)
             graph.link(label_node, v)
             chain += [label_node, v]
         else:
@@ -71,6 +74,17 @@ def make_proper(sizes, edges, ranks, budget: int) -> LayeredGraph:
     n_layers = max(graph.rank, default=-1) + 1
     graph.layers = [[] for _ in range(n_layers)]
     return graph
+
+
+def _fan_out_edges(edges, spans: list[int]) -> set[int]:
+    """The long edges of a value with more than BUS_FAN_OUT of them (a weight shared by
+    every step of a long computation): a bus draws them far more clearly than as many
+    parallel tracks across the drawing."""
+    long_edges: dict[int, list[int]] = {}
+    for e, (u, _, _) in enumerate(edges):
+        if spans[e] >= BUS_MIN_SPAN:
+            long_edges.setdefault(u, []).append(e)
+    return {e for group in long_edges.values() if len(group) > BUS_FAN_OUT for e in group}
 
 
 def _bus_edges(spans: list[int], budget: int) -> set[int]:
