@@ -380,7 +380,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.graph_tab.timer.stop()
-        self.graph_tab.stop_worker()
+        self.graph_tab.stop_layout()
         self.modes_tab.stop()
         self.xor_tab.stop()
         self.reporter.stop()

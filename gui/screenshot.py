@@ -37,7 +37,7 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     window.tabs.setCurrentIndex(TAB_NAMES.index(tab))
     window.show()
     QApplication.processEvents()
-    window.graph_tab.stop_worker()  # a large graph's layout must land before the picture
+    window.graph_tab.wait_for_layout()  # a large graph must be drawn before the picture
     QApplication.processEvents()
     window.graph_tab.view.graph_changed()
     window.session.seek(steps)
@@ -77,11 +77,11 @@ def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool =
         window.editor.set_text(text)
         window.build(text)
         QApplication.processEvents()
-        window.graph_tab.stop_worker()  # a large graph's layout must land first
+        window.graph_tab.wait_for_layout()  # a large graph's layout must land first
         QApplication.processEvents()
         window.graph_tab.set_constants_as_nodes(constants_as_nodes)
         QApplication.processEvents()
-        window.graph_tab.stop_worker()
+        window.graph_tab.wait_for_layout()
         QApplication.processEvents()
         window.session.seek(steps)
         QApplication.processEvents()

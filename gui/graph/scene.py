@@ -74,13 +74,16 @@ class GraphScene(QGraphicsScene):
 
     def show_too_large(self, stepper: Stepper) -> None:
         """A graph too large to draw: a sentence instead of items."""
+        n = len(stepper.forward_steps)
+        self.show_note(f"This graph has {n:,} nodes, more than the {MAX_DRAWN:,} this view "
+                       "draws.\nStepping, the inspector and the other tabs still work on it.")
+
+    def show_note(self, text: str) -> None:
+        """A sentence instead of a graph (one not drawn)."""
         self.clear()
         self._forget()
         self.setSceneRect(QRectF())  # grows with the note again
-        n = len(stepper.forward_steps)
-        note = self.addSimpleText(
-            f"This graph has {n:,} nodes, more than the {MAX_DRAWN:,} this view draws.\n"
-            "Stepping, the inspector and the other tabs still work on it.")
+        note = self.addSimpleText(text)
         note.setBrush(INK)
 
     def build(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import math
+import time
 
-from PySide6.QtCore import QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,11 +24,15 @@ from engine.value import Value
 from gui.graph.layout import layered_layout
 from gui.graph.scene import MAX_DRAWN, GraphScene
 from gui.graph.session import Session
+from gui.graph.layout.pieces import DrawingAssembler
 from gui.graph.spec import LARGE, GraphSpec, graph_spec
 from gui.graph.view import GraphView
-from gui.jobs import threads
+from gui.jobs.process_job import ProcessJob
 
 SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
+POLL_MS = 10           # how often a background layout is looked for
+READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
+BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
 
 
 def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float]) -> str:
@@ -48,28 +54,11 @@ def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float]) -
     return f"At the end, these gradients are wrong with this bug: {'; '.join(parts)}."
 
 
-class LayoutWorker(QObject):
-    """Lays out a large graph off the GUI thread; reports plain data by signal."""
-
-    finished = Signal(int, object, object)  # generation, GraphSpec, Drawing
-
-    def __init__(self, generation: int, spec: GraphSpec):
-        super().__init__()
-        self.generation = generation
-        self.spec = spec
-
-    @Slot()
-    def work(self) -> None:
-        drawing = layered_layout(self.spec.sizes, self.spec.edges,
-                                 radii=self.spec.radii)
-        self.finished.emit(self.generation, self.spec, drawing)
-
-
 class GraphTab(QWidget):
     """Reset, Step back, Step, Play/Pause, Run to end, a speed control, the phase, the graph."""
 
     status = Signal(str)          # a message for the status bar
-    busy = Signal(bool)           # a long layout started or ended
+    busy = Signal(bool)           # a layout has run for over BUSY_AFTER_MS, or has ended
 
     def __init__(self, session: Session, parent=None):
         super().__init__(parent)
@@ -79,8 +68,18 @@ class GraphTab(QWidget):
         self._generation = 0
         self.constants_as_nodes = False
         self._drawn_before: list[int] = [0]  # drawn nodes among the first k forward steps
-        self._thread: QThread | None = None
-        self._worker: LayoutWorker | None = None
+        # a large graph's layout runs in a child process: the interpreter lock stays here
+        self._job: ProcessJob | None = None
+        self._pending: tuple[int, GraphSpec, DrawingAssembler] | None = None
+        self._busy_shown = False
+        self._collector_was: bool | None = None  # paused while a drawing is read
+        self._poll = QTimer(self)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._on_poll)
+        self._busy_due = QTimer(self)
+        self._busy_due.setSingleShot(True)
+        self._busy_due.setInterval(BUSY_AFTER_MS)
+        self._busy_due.timeout.connect(self._on_busy_due)
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._on_tick)
 
@@ -182,6 +181,7 @@ class GraphTab(QWidget):
     @Slot()
     def _on_loaded(self) -> None:
         self.actions["play"].setChecked(False)
+        self.stop_layout()  # the previous program's layout is of no use any more
         self._generation += 1
         stepper = self.session.stepper
         n = len(stepper.forward_steps)
@@ -197,12 +197,108 @@ class GraphTab(QWidget):
             drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
             self._show_layout(self._generation, spec, drawing)
             return
+        # the last graph stays on screen until this one is drawn; its steps are disabled,
+        # since the session's stepper already belongs to the new program
+        self._job = ProcessJob("gui.graph.layout.pieces", "layout_pieces", one_by_one=True,
+                               sizes=spec.sizes, edges=spec.edges, radii=spec.radii)
+        self._pending = (self._generation, spec, DrawingAssembler())
+        self._poll.start()
+        self._busy_due.start()
         self.status.emit(f"Laying out {n:,} nodes…")
-        self.busy.emit(True)
-        worker = LayoutWorker(self._generation, spec)
-        worker.finished.connect(self._show_layout)
-        self._worker = worker
-        self._thread = threads.start(worker)
+        self._update_phase()
+
+    @property
+    def laying_out(self) -> bool:
+        """True while a large graph's layout runs in the background."""
+        return self._pending is not None
+
+    @Slot()
+    def _on_poll(self) -> None:
+        self._read_layout(READ_BUDGET_S)
+
+    def _read_layout(self, budget_s: float | None) -> None:
+        """Take the pieces of the drawing the child has sent, for at most `budget_s`
+        (None: all there are); draw the graph once the last piece is in."""
+        job, (generation, spec, assembler) = self._job, self._pending
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
+        # every tuple read from here on lives on in the drawing and the scene: the
+        # collector is kept out until the graph is drawn (a collection would only rescan
+        # them and everything else alive, a tenth of a second at a time)
+        self._pause_collector()
+        while deadline is None or time.perf_counter() < deadline:
+            records = job.drain(limit=1)
+            for record in records:
+                assembler.add(record)
+            if job.finished or assembler.drawing is not None or not records:
+                break
+        if assembler.drawing is not None:
+            self.stop_layout(resume_collector=False)
+            try:
+                self._show_layout(generation, spec, assembler.drawing)
+            finally:
+                self._resume_collector()
+        elif job.finished:
+            error = job.error or "the layout process ended without a drawing"
+            self.stop_layout()
+            self._show_not_drawn(f"The graph was not drawn: {error}.")
+
+    def _pause_collector(self) -> None:
+        if self._collector_was is None:
+            self._collector_was = gc.isenabled()
+            gc.disable()
+
+    def _resume_collector(self) -> None:
+        if self._collector_was:
+            gc.enable()
+        self._collector_was = None
+
+    @Slot()
+    def _on_busy_due(self) -> None:
+        if self.laying_out:
+            self._busy_shown = True
+            self.busy.emit(True)
+
+    def wait_for_layout(self, timeout_s: float = 300.0) -> bool:
+        """Block until a background layout has arrived and its graph is drawn (for a
+        picture or an export, never in the window's own use); True if none is left."""
+        deadline = time.monotonic() + timeout_s
+        while self.laying_out and time.monotonic() < deadline:
+            self._read_layout(None)
+            if self.laying_out:
+                time.sleep(0.01)
+        return not self.laying_out
+
+    def stop_layout(self, resume_collector: bool = True) -> None:
+        """End a background layout now, if one runs (a new program, or the window
+        closes); the graph on screen stays."""
+        if self._job is not None:
+            self._job.cancel()
+        self._job = self._pending = None
+        self._poll.stop()
+        self._busy_due.stop()
+        if self._busy_shown:
+            self._busy_shown = False
+            self.busy.emit(False)
+        if resume_collector:
+            self._resume_collector()
+
+    @Slot()
+    def cancel_layout(self) -> None:
+        """The user's Cancel: end the layout; the graph is not drawn, stepping works."""
+        if not self.laying_out:
+            return
+        n = len(self.session.stepper.forward_steps)
+        self.stop_layout()
+        self._show_not_drawn(f"The layout of this graph of {n:,} nodes was cancelled, so "
+                             "it is not drawn.\nStepping, the inspector and the other tabs "
+                             "still work on it; Build again to draw it.")
+        self.status.emit("Layout cancelled: the graph is not drawn; stepping still works")
+
+    def _show_not_drawn(self, note: str) -> None:
+        self.scene.show_note(note)
+        self.view.fit()
+        self.status.emit(note.replace("\n", " "))
+        self._update_phase()
 
     @Slot(int, object, object)
     def _show_layout(self, generation: int, spec: GraphSpec, drawing) -> None:
@@ -215,7 +311,6 @@ class GraphTab(QWidget):
             drawn.append(drawn[-1] + self.scene.is_drawn(node))
         self._drawn_before = drawn
         self.view.graph_changed()
-        self.busy.emit(False)
         n = len(self.scene.nodes)
         if self.scene.large:
             self.status.emit(f"Built {self.session.program.output_name}: {n:,} nodes. Press "
@@ -232,11 +327,6 @@ class GraphTab(QWidget):
             self.constants_as_nodes = on
             if self.session.stepper is not None:
                 self._on_loaded()
-
-    def stop_worker(self) -> None:
-        """Wait for a running layout to finish (it takes well under a second)."""
-        threads.stop(self._thread)
-        self._thread = self._worker = None
 
     # -- stepping -------------------------------------------------------------------------------
 
@@ -265,6 +355,13 @@ class GraphTab(QWidget):
 
     def _update_phase(self) -> None:
         stepper = self.session.stepper
+        if self.laying_out:
+            # the graph on screen is the last one: no step of the new program shows on it
+            self.phase.setText(f"laying out {len(stepper.forward_steps):,} nodes…")
+            self.problem.hide()
+            for action in self.actions.values():
+                action.setEnabled(False)
+            return
         self.phase.setText(self._progress(stepper) if stepper else "no program")
         current = stepper.current if stepper else None
         problem = getattr(current, "problem", "")

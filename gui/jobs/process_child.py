@@ -12,16 +12,18 @@ import time
 BATCH_S = 0.02  # at most this long between two sends
 
 
-def run_generator(conn, module: str, function: str, kwargs: dict) -> None:
-    """Iterate `module.function(**kwargs)`, sending lists of records through `conn`;
-    stop when the parent sends anything; always end with None."""
+def run_generator(conn, module: str, function: str, kwargs: dict,
+                  batch_s: float = BATCH_S) -> None:
+    """Iterate `module.function(**kwargs)`, sending lists of records through `conn`, at
+    most `batch_s` apart (0: each record on its own); stop when the parent sends
+    anything; always end with None."""
     try:
         generator = getattr(importlib.import_module(module), function)(**kwargs)
         batch, last = [], time.monotonic()
         for record in generator:
             batch.append(record)
             now = time.monotonic()
-            if now - last >= BATCH_S:
+            if now - last >= batch_s:
                 conn.send(batch)
                 batch, last = [], now
                 if conn.poll():

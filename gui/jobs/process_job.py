@@ -10,30 +10,36 @@ from __future__ import annotations
 
 import multiprocessing
 
-from gui.jobs.process_child import run_generator
+from gui.jobs.process_child import BATCH_S, run_generator
 
 _jobs: list[ProcessJob] = []
 _context = multiprocessing.get_context("spawn")  # no fork of a process with threads
 
 
 class ProcessJob:
-    """Runs the generator `module.function(**kwargs)` in a child process."""
+    """Runs the generator `module.function(**kwargs)` in a child process. With
+    `one_by_one`, each record comes as a message of its own (for records big enough
+    that the window reads them one at a time, see `drain(limit=...)`)."""
 
-    def __init__(self, module: str, function: str, **kwargs):
+    def __init__(self, module: str, function: str, *, one_by_one: bool = False, **kwargs):
         self._conn, child = _context.Pipe()
         self.process = _context.Process(target=run_generator, daemon=True,
-                                        args=(child, module, function, kwargs))
+                                        args=(child, module, function, kwargs,
+                                              0.0 if one_by_one else BATCH_S))
         self.process.start()
         child.close()
         self.finished = False
         self.error: str | None = None
         _jobs.append(self)
 
-    def drain(self) -> list:
-        """Every record the child has sent since the last call (never blocks)."""
+    def drain(self, limit: int | None = None) -> list:
+        """Every record the child has sent since the last call, or those of at most
+        `limit` messages (never blocks)."""
         records = []
         try:
-            while not self.finished and self._conn.poll():
+            while not self.finished and (limit is None or limit > 0) and self._conn.poll():
+                if limit is not None:
+                    limit -= 1
                 message = self._conn.recv()
                 if message is None:
                     self._end()
@@ -66,6 +72,15 @@ class ProcessJob:
                 self.process.join(1.0)
         self.drain()  # what it sent before it stopped
         self._end()
+
+    def cancel(self) -> None:
+        """End the child at once, whatever it is doing (for work that cannot stop
+        between records, like one long computation); what it sent is dropped."""
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(0.5)
+        self._end()
+        self._conn.close()
 
     def _end(self) -> None:
         if not self.finished:

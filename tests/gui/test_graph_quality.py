@@ -95,7 +95,7 @@ def _parents(stepper) -> list[tuple[int, ...]]:
 def test_the_graph_is_drawn_cleanly(window, name, constants):
     assert window.build(CASES[name])
     window.graph_tab.set_constants_as_nodes(constants == "nodes")
-    window.graph_tab.stop_worker()
+    window.graph_tab.wait_for_layout()
     window.session.run_to_end()
     stepper = window.session.stepper
     program = window.session.program

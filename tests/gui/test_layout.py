@@ -158,3 +158,16 @@ def test_edges_must_go_forward():
 
     with pytest.raises(ValueError):
         layered_layout([VALUE, VALUE], [(1, 0, None)])
+
+
+def test_a_drawing_sent_in_pieces_comes_back_whole():
+    from gui.graph.layout import pieces
+
+    sizes, edges = program_graph(random_parents(random.Random(3), 400, 0.5))
+    radii = [15.0 if size == OP else 0.0 for size in sizes]
+    records = list(pieces.layout_pieces(sizes, edges, radii))
+    assert len(records) > 4  # the routes alone come in several pieces
+    assembler = pieces.DrawingAssembler()
+    for record in records:
+        assembler.add(record)
+    assert assembler.drawing == layered_layout(sizes, edges, radii=radii)

@@ -1,0 +1,140 @@
+"""The GUI thread while a big program is built: its longest gap between two beats of a
+5 ms timer, and where the gaps come from.
+
+Build (Ctrl+Enter) parses the text, makes the stepper and the graph's spec on the GUI
+thread, then lays a drawable graph (up to MAX_DRAWN nodes) out in a child process and
+draws it on the GUI thread. Over MAX_DRAWN nodes there is no layout: the graph is not
+drawn. The goal for the longest gap is 50 ms; the parts still on the GUI thread (parse,
+stepper, scene) are reported beside it, so that what is left to move is plain.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+NEST = 8  # links written in one line: a 200,000-node program stays under 1,000,000 chars
+
+
+def chain_program(n_nodes: int) -> str:
+    """About `n_nodes` nodes (at most): a chain of tanh(a*w + b), NEST links a line, whose
+    shared inputs w and b fan out to every link."""
+    links = (n_nodes - 4) // 3  # x, w, b, tanh(x); each link a product, a sum and a tanh
+    lines = ["x = 0.5", "w = 0.9", "b = 0.1", "a0 = tanh(x)"]
+    for k in range(1, links // NEST + 1):
+        lines.append(f"a{k} = " + "tanh(" * NEST + f"a{k - 1}" + "*w+b)" * NEST)
+    rest = links % NEST
+    if rest:
+        lines.append("out = " + "tanh(" * rest + f"a{links // NEST}" + "*w+b)" * rest)
+    return "\n".join(lines)
+
+
+def _build_once(window, text: str) -> dict:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from engine import parse
+
+    tab = window.graph_tab
+    t = time.perf_counter()
+    parse(text)
+    parse_s = time.perf_counter() - t
+    scene_build = []
+    build = tab.scene.build
+
+    def timed_build(*args):
+        start = time.perf_counter()
+        build(*args)
+        scene_build.append((start, time.perf_counter()))
+
+    tab.scene.build = timed_build
+    beats = []
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: beats.append(time.perf_counter()))
+    timer.start()
+    QApplication.processEvents()
+    try:
+        start = time.perf_counter()
+        window.build(text)
+        built = time.perf_counter()
+        while tab.laying_out:
+            QApplication.processEvents()
+            time.sleep(0.001)
+        end = time.perf_counter()
+        QApplication.processEvents()
+    finally:
+        timer.stop()
+        del tab.scene.build
+    layout_end = scene_build[0][0] if scene_build else built
+    return {
+        "nodes": len(window.session.stepper.forward_steps),
+        "longest_gap_ms": _longest_gap(beats, start, end) * 1000,
+        "parse_ms": parse_s * 1000,
+        "build_call_ms": (built - start) * 1000,
+        "layout_longest_gap_ms": _longest_gap(beats, built, layout_end) * 1000,
+        "layout_wall_ms": (layout_end - built) * 1000,
+        "scene_build_ms": ((scene_build[0][1] - scene_build[0][0]) * 1000
+                           if scene_build else 0.0),
+    }
+
+
+def _longest_gap(beats: list[float], start: float, end: float) -> float:
+    times = [start, *(b for b in beats if start < b < end), end]
+    return max(b - a for a, b in zip(times, times[1:]))
+
+
+def _longest_gap(beats: list[float], start: float, end: float) -> float:
+    times = [start, *(b for b in beats if start < b < end), end]
+    return max(b - a for a, b in zip(times, times[1:]))
+    return {
+        "nodes": len(window.session.stepper.forward_steps),
+        "longest_gap_ms": max(g for g, _ in gaps) * 1000,
+        "parse_ms": parse_s * 1000,
+        "build_call_ms": (built - start) * 1000,
+        "layout_longest_gap_ms": max(during_layout, default=0.0) * 1000,
+        "layout_wall_ms": (layout_end - built) * 1000 if scene_build else 0.0,
+        "scene_build_ms": ((scene_build[0][1] - scene_build[0][0]) * 1000
+                           if scene_build else 0.0),
+    }
+
+
+def measure(sizes=(20_000, 200_000), repeats: int = 1) -> list[dict]:
+    """One row per size: the median run's numbers (by longest gap)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from gui.app import application
+    from gui.main_window import MainWindow
+
+    app = application()
+    window = MainWindow(remember=False)
+    window.show()
+    app.processEvents()
+    rows = []
+    try:
+        for n in sizes:
+            runs = sorted((_build_once(window, chain_program(n)) for _ in range(repeats)),
+                          key=lambda r: r["longest_gap_ms"])
+            rows.append(runs[len(runs) // 2])
+    finally:
+        window.close()
+        app.processEvents()
+    return rows
+
+
+def report(rows: list[dict]) -> str:
+    lines = ["GUI thread while building a program (ms; goal: longest gap under 50)",
+             f"{'nodes':>8} {'longest gap':>12} {'= build call':>13} {'(parse)':>8} "
+             f"{'layout: gap':>12} {'wall':>7} {'scene build':>12}"]
+    for r in rows:
+        lines.append(f"{r['nodes']:>8,} {r['longest_gap_ms']:>12.0f} "
+                     f"{r['build_call_ms']:>13.0f} {r['parse_ms']:>8.0f} "
+                     f"{r['layout_longest_gap_ms']:>12.0f} {r['layout_wall_ms']:>7.0f} "
+                     f"{r['scene_build_ms']:>12.0f}")
+    lines.append("build call: parse + stepper + graph spec + starting the layout's process, "
+                 "on the GUI thread; layout: the longest gap while the child lays out and "
+                 "its pieces are read; scene build: on the GUI thread")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(report(measure()))

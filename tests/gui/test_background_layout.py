@@ -1,0 +1,95 @@
+"""A large graph is laid out in a child process: the window keeps drawing frames, a new
+build ends the old layout at once, and the last graph stays until the new one is drawn."""
+
+import time
+
+from PySide6.QtCore import QTimer
+
+from gui.graph.scene import MAX_DRAWN
+from gui.jobs import process_job
+
+LINES = (MAX_DRAWN - 3) // 3  # three steps a line, three inputs: just under MAX_DRAWN
+
+
+def chain(lines: int, w: float = 0.3) -> str:
+    return (f"x = 0.5\nw = {w}\nb = 0.1\na0 = tanh(x*w + b)\n"
+            + "".join(f"a{k} = tanh(a{k - 1}*w + b)\n" for k in range(1, lines)))
+
+
+class Heartbeat:
+    """A 5 ms timer that notes when it fires: a long gap is a frozen window."""
+
+    def __init__(self):
+        self.beats = []
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(lambda: self.beats.append(time.perf_counter()))
+        self.timer.start()
+
+    def longest_gap(self, start: float, end: float) -> float:
+        times = [start, *(t for t in self.beats if start < t < end), end]
+        return max(b - a for a, b in zip(times, times[1:]))
+
+
+def test_the_window_keeps_beating_while_a_20000_node_graph_is_laid_out(window, qtbot):
+    tab = window.graph_tab
+    drawn_at = []
+    build = tab.scene.build
+    tab.scene.build = lambda *args: (drawn_at.append(time.perf_counter()), build(*args))
+    heart = Heartbeat()
+    assert window.build(chain(LINES))
+    started = time.perf_counter()
+    assert len(window.session.stepper.forward_steps) > MAX_DRAWN - 5
+    assert tab.laying_out
+    qtbot.waitUntil(lambda: tab.scene.stepper is window.session.stepper, timeout=120_000)
+    heart.timer.stop()
+    assert heart.longest_gap(started, drawn_at[0]) < 0.5
+    assert not process_job.running()
+
+
+def test_the_last_graph_stays_and_cannot_be_stepped_until_the_new_one_is_drawn(window, qtbot):
+    tab = window.graph_tab
+    old_stepper, old_items = tab.scene.stepper, len(tab.scene.items())
+    assert window.build(chain(LINES // 4))
+    assert tab.laying_out and "laying out" in tab.phase.text()
+    assert tab.scene.stepper is old_stepper and len(tab.scene.items()) == old_items
+    assert not any(action.isEnabled() for action in tab.actions.values())
+    qtbot.waitUntil(lambda: not tab.laying_out, timeout=60_000)
+    assert tab.scene.stepper is window.session.stepper
+    assert tab.actions["step"].isEnabled()
+
+
+def test_quick_rebuilds_leave_one_layout_running_and_draw_the_last(window, qtbot):
+    tab = window.graph_tab
+    for k in range(5):
+        assert window.build(chain(LINES, w=0.1 * (k + 1)))
+        assert len(process_job.running()) <= 1
+    window.graph_tab.bug.setCurrentIndex(1)  # another engine: laid out again
+    assert len(process_job.running()) <= 1
+    window.constants_action.setChecked(True)  # constants as boxes: laid out again
+    assert len(process_job.running()) <= 1
+    qtbot.waitUntil(lambda: not tab.laying_out, timeout=120_000)
+    assert not process_job.running()
+    program = window.session.program
+    assert program.inputs["w"].data == 0.5
+    assert tab.scene.stepper is window.session.stepper
+    assert tab.scene.spec.folded is False
+    assert len(tab.scene.nodes) == len(window.session.stepper.forward_steps)
+
+
+def test_cancel_leaves_the_graph_undrawn_and_stepping_working(window, qtbot):
+    tab = window.graph_tab
+    assert window.build(chain(LINES // 2))
+    tab.cancel_layout()
+    assert not tab.laying_out and not process_job.running()
+    assert "cancelled" in window.statusBar().currentMessage()
+    notes = [item.text() for item in tab.scene.items() if hasattr(item, "text")]
+    assert any("not drawn" in text for text in notes)
+    tab.actions["step"].trigger()
+    assert window.session.stepper.position == 1
+
+
+def test_wait_for_layout_draws_the_graph_before_it_returns(window):
+    assert window.build(chain(LINES // 4))
+    assert window.graph_tab.wait_for_layout()
+    assert window.graph_tab.scene.stepper is window.session.stepper
