@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QTabWidget,
+    QToolButton,
 )
 
 from engine import ExpressionError, parse
@@ -97,12 +98,20 @@ class MainWindow(QMainWindow):
         self.progress.setMaximumWidth(160)
         self.progress.hide()
         self.statusBar().addPermanentWidget(self.progress)
+        self.cancel_layout = QToolButton(self)
+        self.cancel_layout.setObjectName("cancel_layout")
+        self.cancel_layout.setText("Cancel")
+        self.cancel_layout.setToolTip("Stop laying out the graph: it is not drawn, "
+                                      "stepping still works")
+        self.cancel_layout.hide()
+        self.statusBar().addPermanentWidget(self.cancel_layout)
 
         self._build_menus()
         self.editor.build_requested.connect(self.build)
         self.editor.preset_chosen.connect(self.open_preset)
         self.graph_tab.status.connect(self.show_status)
-        self.graph_tab.busy.connect(self.progress.setVisible)
+        self.graph_tab.busy.connect(self._on_layout_busy)
+        self.cancel_layout.clicked.connect(self.graph_tab.cancel_layout)
         self.graph_tab.scene.selectionChanged.connect(self._update_inspector)
         self.session.moved.connect(self._update_inspector)
         self.session.loaded.connect(self._update_inspector)
@@ -332,6 +341,12 @@ class MainWindow(QMainWindow):
         self.progress.hide()
         self.progress.setRange(0, 0)
         self.show_status(message)
+
+    @Slot(bool)
+    def _on_layout_busy(self, busy: bool) -> None:
+        """A layout past half a second: a progress bar, and Cancel beside it."""
+        self.progress.setVisible(busy)
+        self.cancel_layout.setVisible(busy)
 
     # -- status, inspector, help ------------------------------------------------------------
 

@@ -93,3 +93,15 @@ def test_wait_for_layout_draws_the_graph_before_it_returns(window):
     assert window.build(chain(LINES // 4))
     assert window.graph_tab.wait_for_layout()
     assert window.graph_tab.scene.stepper is window.session.stepper
+
+
+def test_a_long_layout_shows_a_progress_bar_whose_cancel_stops_it(window, qtbot):
+    tab = window.graph_tab
+    assert window.build(chain(LINES))
+    qtbot.waitUntil(window.cancel_layout.isVisible, timeout=5_000)  # after half a second
+    assert window.progress.isVisible()
+    window.cancel_layout.click()
+    assert not tab.laying_out and not process_job.running()
+    assert not window.cancel_layout.isVisible() and not window.progress.isVisible()
+    assert "cancelled" in window.statusBar().currentMessage()
+    assert tab.actions["step"].isEnabled()
