@@ -227,13 +227,19 @@ class MainWindow(QMainWindow):
         try:
             program = parse(text)
         except ExpressionError as e:
-            self.editor.show_error(e)
-            self.show_status(f"Error at line {e.line}, col {e.col}: {e.message}")
+            self._show_error(e)
             return False
+        self._load(program)
+        return True
+
+    def _load(self, program) -> None:
         self.editor.clear_error()
         self.session.load(program)
         self.graph_tab.focus_graph()  # so that Right steps at once
-        return True
+
+    def _show_error(self, e: ExpressionError) -> None:
+        self.editor.show_error(e)
+        self.show_status(f"Error at line {e.line}, col {e.col}: {e.message}")
 
     @Slot(str)
     def open_preset(self, path: str) -> None:
@@ -256,8 +262,9 @@ class MainWindow(QMainWindow):
             self.show_status(f"Could not open {path}; the program is unchanged")
             return False
         try:
-            parse(text)
+            program, error = parse(text), None  # parsed once: opening builds this
         except ExpressionError as e:
+            program, error = None, e
             answer = QMessageBox.question(
                 self, "The program has an error",
                 f"{path} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
@@ -269,7 +276,10 @@ class MainWindow(QMainWindow):
                 return False
         self.editor.set_text(text)
         self.file_path = Path(path)
-        self.build(text)
+        if program is None:
+            self._show_error(error)
+        else:
+            self._load(program)
         self._set_title()
         return True
 
