@@ -421,6 +421,7 @@ class MainWindow(QMainWindow):
             if self.lazy_tabs.made(name):
                 self.lazy_tabs.tab(name).stop()
         self.reporter.stop()
+        self.checker.stop()
         threads.stop_all()
         process_job.stop_all()
         if self.remember:

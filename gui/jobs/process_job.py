@@ -19,9 +19,12 @@ _context = multiprocessing.get_context("spawn")  # no fork of a process with thr
 class ProcessJob:
     """Runs the generator `module.function(**kwargs)` in a child process."""
 
+    # what the child runs, given (its end of the pipe, module, function, kwargs)
+    child_main = staticmethod(run_generator)
+
     def __init__(self, module: str, function: str, **kwargs):
         self._conn, child = _context.Pipe()
-        self.process = _context.Process(target=run_generator, daemon=True,
+        self.process = _context.Process(target=self.child_main, daemon=True,
                                         args=(child, module, function, kwargs))
         self.process.start()
         child.close()
@@ -47,6 +50,10 @@ class ProcessJob:
                                         f"(exit code {self.process.exitcode})")
             self._end()
         return records
+
+    def send(self, message) -> None:
+        """Send `message` to a child that reads them (not "stop": see request_stop)."""
+        self._conn.send(message)
 
     def request_stop(self) -> None:
         """Ask the child to stop after its current batch; `drain` then sees it finish."""
