@@ -7,7 +7,15 @@ import json
 import os
 import platform
 
-from benchmarks import build_gaps, engine_scale, graph_view, peers, window, xor
+from benchmarks import (
+    build_gaps,
+    engine_scale,
+    graph_view,
+    peers,
+    tensorflow_load,
+    window,
+    xor,
+)
 
 
 def main() -> None:
@@ -26,13 +34,15 @@ def main() -> None:
         "xor": xor.measure(quick),
         "window": window.first_paint(1 if quick else 3),
         "build_gaps": build_gaps.measure(repeats=1 if quick else 3),
+        "tensorflow_load": tensorflow_load.longest_gap(1 if quick else 3),
     }
     if args.json:
         print(json.dumps(results))
         return
     print(f"machine: {results['machine']}")
     for name, module in (("peers", peers), ("engine", engine_scale), ("graph_view", graph_view),
-                         ("xor", xor), ("window", window), ("build_gaps", build_gaps)):
+                         ("xor", xor), ("window", window), ("build_gaps", build_gaps),
+                         ("tensorflow_load", tensorflow_load)):
         print()
         print(module.report(results[name]))
 

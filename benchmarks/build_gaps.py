@@ -84,21 +84,6 @@ def _longest_gap(beats: list[float], start: float, end: float) -> float:
     return max(b - a for a, b in zip(times, times[1:]))
 
 
-def _longest_gap(beats: list[float], start: float, end: float) -> float:
-    times = [start, *(b for b in beats if start < b < end), end]
-    return max(b - a for a, b in zip(times, times[1:]))
-    return {
-        "nodes": len(window.session.stepper.forward_steps),
-        "longest_gap_ms": max(g for g, _ in gaps) * 1000,
-        "parse_ms": parse_s * 1000,
-        "build_call_ms": (built - start) * 1000,
-        "layout_longest_gap_ms": max(during_layout, default=0.0) * 1000,
-        "layout_wall_ms": (layout_end - built) * 1000 if scene_build else 0.0,
-        "scene_build_ms": ((scene_build[0][1] - scene_build[0][0]) * 1000
-                           if scene_build else 0.0),
-    }
-
-
 def measure(sizes=(20_000, 200_000), repeats: int = 1) -> list[dict]:
     """One row per size: the median run's numbers (by longest gap)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -130,9 +115,11 @@ def report(rows: list[dict]) -> str:
                      f"{r['build_call_ms']:>13.0f} {r['parse_ms']:>8.0f} "
                      f"{r['layout_longest_gap_ms']:>12.0f} {r['layout_wall_ms']:>7.0f} "
                      f"{r['scene_build_ms']:>12.0f}")
-    lines.append("longest gap: from Build to the graph drawn (scene build, the collection after it and the first paint included); build call: parse + stepper + graph spec + starting the layout's process, "
-                 "on the GUI thread; layout: the longest gap while the child lays out and "
-                 "its pieces are read; scene build: on the GUI thread")
+    lines.append("longest gap: from Build to the graph drawn (scene build, the collection "
+                 "after it and the first paint included); build call: parse + stepper + graph "
+                 "spec + starting the layout's process, on the GUI thread; layout: the "
+                 "longest gap while the child lays out and its pieces are read; scene build: "
+                 "on the GUI thread")
     return "\n".join(lines)
 
 

@@ -1,4 +1,5 @@
-"""The window's time to first paint, TensorFlow not loaded (in a fresh process)."""
+"""The window's time to first paint, imports included, in a fresh process: TensorFlow,
+pyqtgraph and numpy are not loaded by then."""
 
 from __future__ import annotations
 

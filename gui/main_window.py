@@ -26,10 +26,7 @@ from gui.graph.tab import GraphTab
 from gui.jobs import process_job, threads
 from gui.jobs.report_writer import ReportWriter
 from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
-from gui.tabs.modes import ModesTab
-from gui.tabs.pitfalls import PitfallsTab
-from gui.tabs.rules import RulesTab
-from gui.tabs.xor import XorTab
+from gui.tabs.lazy import LazyTabs
 
 APP_NAME = "Autograd Debugger"
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
@@ -69,19 +66,14 @@ class MainWindow(QMainWindow):
 
         self.checker = TensorFlowChecker(self)
         self.graph_tab = GraphTab(self.session, self)
-        self.rules_tab = RulesTab(self.session, self.checker, self)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.graph_tab, "Graph")
-        self.tabs.addTab(self.rules_tab, "Rules")
-        self.modes_tab = ModesTab(self)
-        self.modes_tab.status.connect(self.show_status)
-        self.tabs.addTab(self.modes_tab, "Modes")
-        self.xor_tab = XorTab(self)
-        self.xor_tab.status.connect(self.show_status)
-        self.tabs.addTab(self.xor_tab, "XOR")
-        self.pitfalls_tab = PitfallsTab(self.session, self)
-        self.pitfalls_tab.preset_requested.connect(self.open_preset)
-        self.tabs.addTab(self.pitfalls_tab, "Pitfalls")
+        # the other tabs (and pyqtgraph, numpy) are made the first time they are shown
+        self.lazy_tabs = LazyTabs(self.tabs)
+        self.lazy_tabs.add("Rules", self._make_rules_tab)
+        self.lazy_tabs.add("Modes", self._make_modes_tab)
+        self.lazy_tabs.add("XOR", self._make_xor_tab)
+        self.lazy_tabs.add("Pitfalls", self._make_pitfalls_tab)
         self.setCentralWidget(self.tabs)
 
         self.editor = EditorPanel(self)
@@ -125,6 +117,50 @@ class MainWindow(QMainWindow):
         self.reporter.finished.connect(self._on_report_finished)
 
         self._restore(path)
+
+    # -- tabs, each made when it is first shown or asked for ---------------------------------
+
+    def _make_rules_tab(self):
+        from gui.tabs.rules import RulesTab
+
+        return RulesTab(self.session, self.checker, self)
+
+    def _make_modes_tab(self):
+        from gui.tabs.modes import ModesTab
+
+        tab = ModesTab(self)
+        tab.status.connect(self.show_status)
+        return tab
+
+    def _make_xor_tab(self):
+        from gui.tabs.xor import XorTab
+
+        tab = XorTab(self)
+        tab.status.connect(self.show_status)
+        return tab
+
+    def _make_pitfalls_tab(self):
+        from gui.tabs.pitfalls import PitfallsTab
+
+        tab = PitfallsTab(self.session, self)
+        tab.preset_requested.connect(self.open_preset)
+        return tab
+
+    @property
+    def rules_tab(self):
+        return self.lazy_tabs.tab("Rules")
+
+    @property
+    def modes_tab(self):
+        return self.lazy_tabs.tab("Modes")
+
+    @property
+    def xor_tab(self):
+        return self.lazy_tabs.tab("XOR")
+
+    @property
+    def pitfalls_tab(self):
+        return self.lazy_tabs.tab("Pitfalls")
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -367,7 +403,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _cross_check(self) -> None:
         """Once TensorFlow is loaded, every new program is checked against it."""
-        if self.checker.state == READY:
+        if self.checker.state == READY:  # so the Rules tab exists
             self.rules_tab.request_check()
 
     @Slot()
@@ -406,9 +442,11 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.graph_tab.timer.stop()
         self.graph_tab.stop_layout()
-        self.modes_tab.stop()
-        self.xor_tab.stop()
+        for name in ("Modes", "XOR"):
+            if self.lazy_tabs.made(name):
+                self.lazy_tabs.tab(name).stop()
         self.reporter.stop()
+        self.checker.stop()
         threads.stop_all()
         process_job.stop_all()
         if self.remember:

@@ -22,9 +22,9 @@ from engine.pitfalls import NO_SORT, OVERWRITE
 from engine.stepping import gradients_with
 from engine.value import Value
 from gui.graph.layout import layered_layout
+from gui.graph.layout.pieces import DrawingAssembler
 from gui.graph.scene import MAX_DRAWN, GraphScene
 from gui.graph.session import Session
-from gui.graph.layout.pieces import DrawingAssembler
 from gui.graph.spec import LARGE, GraphSpec, graph_spec
 from gui.graph.view import GraphView
 from gui.jobs.process_job import ProcessJob

@@ -21,9 +21,13 @@ class ProcessJob:
     `one_by_one`, each record comes as a message of its own (for records big enough
     that the window reads them one at a time, see `drain(limit=...)`)."""
 
+    # what the child runs, given (its end of the pipe, module, function, kwargs, the
+    # seconds to gather records into one message)
+    child_main = staticmethod(run_generator)
+
     def __init__(self, module: str, function: str, *, one_by_one: bool = False, **kwargs):
         self._conn, child = _context.Pipe()
-        self.process = _context.Process(target=run_generator, daemon=True,
+        self.process = _context.Process(target=self.child_main, daemon=True,
                                         args=(child, module, function, kwargs,
                                               0.0 if one_by_one else BATCH_S))
         self.process.start()
@@ -53,6 +57,10 @@ class ProcessJob:
                                         f"(exit code {self.process.exitcode})")
             self._end()
         return records
+
+    def send(self, message) -> None:
+        """Send `message` to a child that reads them (not "stop": see request_stop)."""
+        self._conn.send(message)
 
     def request_stop(self) -> None:
         """Ask the child to stop after its current batch; `drain` then sees it finish."""

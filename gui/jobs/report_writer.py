@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from engine.report import ReportData, ReportProgress
 from gui.jobs.process_job import ProcessJob
-from gui.tabs.report_figures import write_report
 
 
 class ReportWriter(QObject):
@@ -45,6 +43,10 @@ class ReportWriter(QObject):
 
     @Slot()
     def _on_tick(self) -> None:
+        # here, not at the top: the report needs numpy, which the window's start does not
+        from engine.report import ReportData, ReportProgress
+        from gui.tabs.report_figures import write_report
+
         job = self._job
         data = None
         for record in job.drain():

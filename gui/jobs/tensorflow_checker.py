@@ -1,29 +1,31 @@
-"""Runs the TensorFlow cross-check off the GUI thread and reports by signals.
+"""Runs the TensorFlow cross-check in a child process and reports by signals.
 
-Importing TensorFlow takes seconds and cannot be interrupted, so the job runs in a
-daemon Python thread: the window never waits for it, not even when it closes. The job
-gets the program's text (it parses its own copy) and sends back plain records.
+Importing TensorFlow takes seconds of pure Python. In a thread of the window's process it
+would hold the interpreter lock and stall the window (gaps of hundreds of ms), so one
+child process (gui/jobs/tensorflow_child.py) imports it once and then answers each
+check; the window reads its answers on a timer while one is due. The child gets the
+program's text (it parses its own copy) and sends back plain records. Closing the window
+stops it, as every ProcessJob.
 """
 
 from __future__ import annotations
 
-import threading
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from PySide6.QtCore import QObject, Signal, Slot
-
-from engine import ExpressionError
 from engine import tensorflow_check as tfc
+from gui.jobs.process_job import ProcessJob
+from gui.jobs.tensorflow_child import CheckResult, serve
 
 MAX_NODES = 20_000  # TensorFlow runs one eager op per node: larger programs take too long
+POLL_MS = 30        # how often the window looks for an answer while one is due
 
 IDLE, LOADING, READY, UNAVAILABLE = "idle", "loading", "ready", "unavailable"
 
 
-class _Bridge(QObject):
-    """Lives in the GUI thread; the job thread emits through it (queued to the GUI)."""
+class _TensorFlowJob(ProcessJob):
+    """The child that imports TensorFlow and answers requests until it is stopped."""
 
-    finished = Signal(int, object, object)  # generation, rows, float32 results
-    failed = Signal(int, str, bool)         # generation, message, TensorFlow unavailable
+    child_main = staticmethod(serve)
 
 
 class TensorFlowChecker(QObject):
@@ -39,6 +41,9 @@ class TensorFlowChecker(QObject):
     results = Signal(int, object)
     changed = Signal()
 
+    # the function the child imports TensorFlow with (a test swaps in one that fails)
+    loader = ("engine.tensorflow_check", "load")
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self.state = IDLE
@@ -46,11 +51,12 @@ class TensorFlowChecker(QObject):
         self.float32: dict[str, float] | None = None
         self.generation = -1        # the program the last rows belong to
         self.rows: list[tfc.GradientRow] = []
-        self._running = False
+        self._job: _TensorFlowJob | None = None
+        self._running: int | None = None  # the generation being checked
         self._pending: tuple[int, str] | None = None
-        self._bridge = _Bridge(self)
-        self._bridge.finished.connect(self._on_finished)
-        self._bridge.failed.connect(self._on_failed)
+        self.timer = QTimer(self)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self._on_tick)
 
     def check(self, generation: int, text: str, nodes: int) -> None:
         """Cross-check program `generation` (its text, its node count)."""
@@ -62,53 +68,66 @@ class TensorFlowChecker(QObject):
                             f"programs of up to {MAX_NODES:,}.")
             self.changed.emit()
             return
-        if self._running:
+        if self._running is not None:
             self._pending = (generation, text)
             return
         self._start(generation, text)
 
+    def stop(self) -> None:
+        """Stop the child (TensorFlow is imported again by the next check)."""
+        self.timer.stop()
+        if self._job is not None:
+            self._job.stop()
+            self._job = None
+        self._running, self._pending = None, None
+
     def _start(self, generation: int, text: str) -> None:
-        self._running = True
         if self.state == IDLE:
             self.state = LOADING
             self.status.emit("Loading TensorFlow for the cross-check (first time only, "
                              "a few seconds)…")
             self.busy.emit(True)
             self.changed.emit()
-        want_float32 = self.float32 is None
-        job = threading.Thread(target=_run, args=(self._bridge, generation, text, want_float32),
-                               name="tensorflow-check", daemon=True)
-        job.start()
+        if self._job is None or self._job.finished or not self._job.process.is_alive():
+            self._job = _TensorFlowJob(*self.loader)
+        self._running = generation
+        self._job.send((generation, text, self.float32 is None))
+        self.timer.start()
 
-    @Slot(int, object, object)
-    def _on_finished(self, generation: int, rows, float32) -> None:
-        first = self.state != READY
-        self.state = READY
-        if float32 is not None:
-            self.float32 = float32
-        self.generation, self.rows, self.message = generation, rows, ""
-        if first:
-            self.status.emit("TensorFlow loaded: gradients checked against tf.GradientTape")
-            self.busy.emit(False)
-        self.results.emit(generation, rows)
-        self.changed.emit()
-        self._next()
+    @Slot()
+    def _on_tick(self) -> None:
+        job = self._job
+        for result in job.drain():
+            self._on_result(result)
+        if job.finished and self._running is not None:
+            # the child died (or failed) before it answered
+            self._job = None
+            reason = job.error or "it ended"
+            self._on_result(CheckResult(self._running,
+                                        error=f"TensorFlow's process failed: {reason}",
+                                        unavailable=self.state == LOADING))
+        if self._running is None:
+            self.timer.stop()
 
-    @Slot(int, str, bool)
-    def _on_failed(self, generation: int, message: str, unavailable: bool) -> None:
-        if unavailable:
+    def _on_result(self, result: CheckResult) -> None:
+        if result.unavailable:
             self.state = UNAVAILABLE
             self.status.emit("TensorFlow is not available; everything else works")
             self.busy.emit(False)
         elif self.state == LOADING:
             self.state = READY
+            if not result.error:
+                self.status.emit("TensorFlow loaded: gradients checked against "
+                                 "tf.GradientTape")
             self.busy.emit(False)
-        self.generation, self.rows, self.message = generation, [], message
+        if result.float32 is not None:
+            self.float32 = result.float32
+        self.generation, self.rows, self.message = (result.generation, list(result.rows),
+                                                    result.error)
+        if not result.error:
+            self.results.emit(result.generation, self.rows)
         self.changed.emit()
-        self._next()
-
-    def _next(self) -> None:
-        self._running = False
+        self._running = None
         if self._pending is not None and self.state != UNAVAILABLE:
             generation, text = self._pending
             self._pending = None
@@ -122,21 +141,3 @@ class TensorFlowChecker(QObject):
             if row.name == name:
                 return row.tensorflow
         return None
-
-
-def _run(bridge: _Bridge, generation: int, text: str, want_float32: bool) -> None:
-    """The job: in its own thread, never touching a widget."""
-    try:
-        try:
-            float32 = tfc.seed_float32() if want_float32 else None
-            rows = tfc.cross_check(text)
-        except tfc.TensorFlowUnavailable as e:
-            bridge.failed.emit(generation, str(e), True)
-        except ExpressionError as e:
-            bridge.failed.emit(generation, f"The program cannot be checked: {e}", False)
-        except Exception as e:  # noqa: BLE001 - TensorFlow's own failures, shown in words
-            bridge.failed.emit(generation, f"TensorFlow failed on this program: {e}", False)
-        else:
-            bridge.finished.emit(generation, rows, float32)
-    except RuntimeError:
-        pass  # the window closed while TensorFlow worked: nobody is listening any more

@@ -2,13 +2,13 @@
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, Qt, QTimer
 
-from engine import tensorflow_check
-from gui.jobs.tensorflow_checker import READY, UNAVAILABLE
+from gui.jobs.tensorflow_checker import LOADING, READY, UNAVAILABLE, TensorFlowChecker
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,11 +28,9 @@ def click_header(qtbot, table, column):
 
 @pytest.fixture
 def no_tensorflow(monkeypatch):
-    """TensorFlow's import fails, as on a machine without it."""
-    def refuse():
-        raise tensorflow_check.TensorFlowUnavailable(
-            f"TensorFlow cannot be imported (simulated); {tensorflow_check.INSTALL_HINT}")
-    monkeypatch.setattr(tensorflow_check, "load", refuse)
+    """TensorFlow's import fails in the checker's child process, as on a machine
+    without it."""
+    monkeypatch.setattr(TensorFlowChecker, "loader", ("tests.gui.without_tensorflow", "load"))
 
 
 def test_rule_plot_names_the_worst_case(window, qtbot, no_tensorflow):
@@ -103,6 +101,26 @@ def test_tensorflow_cross_check_of_the_neuron(window, qtbot):
     qtbot.waitUntil(lambda: window.checker.generation == window.session.generation,
                     timeout=30_000)
     assert window.checker.gradient_of(window.session.generation, "a") == 6.0
+
+
+def test_tensorflow_loads_without_stalling_the_window(window, qtbot):
+    pytest.importorskip("tensorflow")
+    tab = window.rules_tab  # made, not shown: showing it starts the load
+    ticks = []
+    heartbeat = QTimer()
+    heartbeat.setInterval(5)
+    heartbeat.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    heartbeat.start()
+    ticks.append(time.perf_counter())
+    window.tabs.setCurrentWidget(tab)
+    assert window.checker.state == LOADING
+    qtbot.waitUntil(lambda: window.checker.state == READY and bool(window.checker.rows),
+                    timeout=120_000)
+    heartbeat.stop()
+    longest = max(b - a for a, b in zip(ticks, ticks[1:]))
+    assert len(ticks) > 20
+    # generous: it tests that the import runs elsewhere, not how fast this machine is
+    assert longest < 0.5, f"the window stalled for {longest * 1000:.0f} ms"
 
 
 def test_window_start_does_not_import_tensorflow():

@@ -1,0 +1,66 @@
+"""What runs inside the TensorFlow worker process: import TensorFlow once, then answer
+each cross-check request the window sends.
+
+Importing TensorFlow takes seconds of pure Python: in a thread of the window's process it
+would hold the interpreter lock and stall the window (gaps of hundreds of ms). Kept free
+of Qt, like process_child, so the child starts quickly.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from engine import ExpressionError
+from engine import tensorflow_check as tfc
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The answer for program `generation`: its rows, or why there are none."""
+
+    generation: int
+    rows: tuple[tfc.GradientRow, ...] = ()
+    float32: dict[str, float] | None = None  # the seed page's float32 snippet, if asked
+    error: str = ""
+    unavailable: bool = False  # TensorFlow cannot be imported: no later request can work
+
+
+def answer(load, generation: int, text: str, want_float32: bool) -> CheckResult:
+    """Cross-check `text` against TensorFlow, imported by `load()`; errors in words."""
+    try:
+        load()
+        float32 = tfc.seed_float32() if want_float32 else None
+        rows = tfc.cross_check(text)
+    except tfc.TensorFlowUnavailable as e:
+        return CheckResult(generation, error=str(e), unavailable=True)
+    except ExpressionError as e:
+        return CheckResult(generation, error=f"The program cannot be checked: {e}")
+    except Exception as e:  # noqa: BLE001 - TensorFlow's own failures, shown in words
+        return CheckResult(generation, error=f"TensorFlow failed on this program: {e}")
+    return CheckResult(generation, tuple(rows), float32)
+
+
+def serve(conn, module: str, function: str, kwargs: dict, _batch_s: float = 0.0) -> None:
+    """Answer requests `(generation, text, want_float32)` from `conn` with `[CheckResult]`,
+    TensorFlow imported by `module.function()`, until the parent sends "stop", goes
+    away, or TensorFlow turns out to be unavailable; end with None, as process_child."""
+    try:
+        load = getattr(importlib.import_module(module), function)
+        while True:
+            request = conn.recv()
+            if request == "stop":
+                break
+            result = answer(load, *request)
+            conn.send([result])
+            if result.unavailable:
+                break
+    except (EOFError, OSError):
+        return  # the window is gone: nobody to tell
+    except BaseException as e:  # noqa: BLE001 - reported to the window in words
+        conn.send(RuntimeError(f"{type(e).__name__}: {e}"))
+    try:
+        conn.send(None)
+        conn.close()
+    except OSError:
+        pass

@@ -1,0 +1,8 @@
+"""A stand-in for engine.tensorflow_check.load on a machine without TensorFlow: the
+TensorFlow checker's child process imports TensorFlow with it (see test_rules_tab)."""
+
+from engine.tensorflow_check import INSTALL_HINT, TensorFlowUnavailable
+
+
+def load():
+    raise TensorFlowUnavailable(f"TensorFlow cannot be imported (simulated); {INSTALL_HINT}")
