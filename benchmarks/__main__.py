@@ -7,7 +7,7 @@ import json
 import os
 import platform
 
-from benchmarks import engine_scale, graph_view, peers, window, xor
+from benchmarks import build_scale, engine_scale, graph_view, peers, step_cost, window, xor
 
 
 def main() -> None:
@@ -21,17 +21,20 @@ def main() -> None:
                    f"{platform.python_version()}",
         "peers": peers.measure(quick),
         "engine": engine_scale.measure(quick),
+        "build": build_scale.measure(quick),
         "graph_view": graph_view.measure((500, 1000) if quick else (500, 1000, 5000),
                                          repeats=2 if quick else 5),
         "xor": xor.measure(quick),
+        "step": step_cost.measure(quick),
         "window": window.first_paint(1 if quick else 3),
     }
     if args.json:
         print(json.dumps(results))
         return
     print(f"machine: {results['machine']}")
-    for name, module in (("peers", peers), ("engine", engine_scale), ("graph_view", graph_view),
-                         ("xor", xor), ("window", window)):
+    for name, module in (("peers", peers), ("engine", engine_scale), ("build", build_scale),
+                         ("graph_view", graph_view), ("xor", xor), ("step", step_cost),
+                         ("window", window)):
         print()
         print(module.report(results[name]))
 
