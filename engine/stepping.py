@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine._gc import collector_paused
 from engine.pitfalls import OVERWRITE, rule_order
 from engine.value import Value, topological_order
 
@@ -121,9 +122,10 @@ class Stepper:
     def __init__(self, output: Value, pitfall: str | None = None):
         self.output = output
         self.pitfall = pitfall
-        self.forward_steps: list[Value] = topological_order(output)
-        self.backward_steps = backward_plan(output, pitfall)
-        self._order = {node: i for i, node in enumerate(self.forward_steps)}
+        with collector_paused():  # a step and a record per node, all kept
+            self.forward_steps: list[Value] = topological_order(output)
+            self.backward_steps = backward_plan(output, pitfall)
+            self._order = {node: i for i, node in enumerate(self.forward_steps)}
         self.position = 0
         self.reset()
 
