@@ -9,9 +9,11 @@ import platform
 
 from benchmarks import (
     build_gaps,
+    build_scale,
     engine_scale,
     graph_view,
     peers,
+    step_cost,
     tensorflow_load,
     window,
     xor,
@@ -29,9 +31,11 @@ def main() -> None:
                    f"{platform.python_version()}",
         "peers": peers.measure(quick),
         "engine": engine_scale.measure(quick),
+        "build": build_scale.measure(quick),
         "graph_view": graph_view.measure((500, 1000) if quick else (500, 1000, 5000),
                                          repeats=2 if quick else 5),
         "xor": xor.measure(quick),
+        "step": step_cost.measure(quick),
         "window": window.first_paint(1 if quick else 3),
         "build_gaps": build_gaps.measure(repeats=1 if quick else 3),
         "tensorflow_load": tensorflow_load.longest_gap(1 if quick else 3),
@@ -40,8 +44,9 @@ def main() -> None:
         print(json.dumps(results))
         return
     print(f"machine: {results['machine']}")
-    for name, module in (("peers", peers), ("engine", engine_scale), ("graph_view", graph_view),
-                         ("xor", xor), ("window", window), ("build_gaps", build_gaps),
+    for name, module in (("peers", peers), ("engine", engine_scale), ("build", build_scale),
+                         ("graph_view", graph_view), ("xor", xor), ("step", step_cost),
+                         ("window", window), ("build_gaps", build_gaps),
                          ("tensorflow_load", tensorflow_load)):
         print()
         print(module.report(results[name]))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine._gc import collector_paused
 from engine.value import Value
 
 ACTIVATIONS = ("tanh", "relu", "sigmoid")
@@ -69,11 +70,13 @@ class MLP:
         rng = random.Random(seed)
         self.sizes = tuple(sizes)
         self.activation = activation
-        self.layers = [Layer(a, b, activation, rng) for a, b in zip(sizes, sizes[1:])]
+        with collector_paused():
+            self.layers = [Layer(a, b, activation, rng) for a, b in zip(sizes, sizes[1:])]
 
     def __call__(self, x: Sequence) -> Value:
-        for layer in self.layers:
-            x = layer(x)
+        with collector_paused():  # a wide network's pass makes millions of nodes
+            for layer in self.layers:
+                x = layer(x)
         return x[0]
 
     def parameters(self) -> list[Value]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine._gc import collector_paused
 from engine.pitfalls import OVERWRITE, rule_order
 from engine.value import Value, topological_order
 
@@ -110,6 +111,41 @@ def gradients_with(program, pitfall: str | None = None) -> dict[str, float]:
     return {name: leaf.grad for name, leaf in copy.inputs.items()}
 
 
+class _PlanIndex:
+    """Which contributions of a backward plan go to each node, found without a scan.
+
+    Made once per stepper, the first time it is needed, from flat lists and dicts that
+    C loops fill: a few large objects rather than some for every node, so it is quick to
+    make and leaves the garbage collector next to nothing to scan.
+    """
+
+    def __init__(self, steps: list[BackwardStep]):
+        self.contributions = [c for step in steps for c in step.contributions]
+        self.owner = [i for i, step in enumerate(steps) for _ in step.contributions]
+        self.parents = [c.parent for c in self.contributions]
+        n = len(self.parents)
+        self.last = dict(zip(self.parents, range(n)))
+        self.first = dict(zip(reversed(self.parents), range(n - 1, -1, -1)))
+        self.several: dict[Value, list[int]] = {}  # positions of nodes that receive often
+
+    def positions(self, node: Value) -> list[int]:
+        """The positions in `contributions` of those that go to `node`, in order."""
+        first = self.first.get(node)
+        if first is None:
+            return []
+        last = self.last[node]
+        if first == last:
+            return [first]
+        found = self.several.get(node)
+        if found is None:  # once per node: list.index finds each by identity, in C
+            found, k = [first], first
+            while k != last:
+                k = self.parents.index(node, k + 1, last + 1)
+                found.append(k)
+            self.several[node] = found
+        return found
+
+
 class Stepper:
     """Walks a graph's forward then backward pass one step at a time, both ways.
 
@@ -121,9 +157,11 @@ class Stepper:
     def __init__(self, output: Value, pitfall: str | None = None):
         self.output = output
         self.pitfall = pitfall
-        self.forward_steps: list[Value] = topological_order(output)
-        self.backward_steps = backward_plan(output, pitfall)
-        self._order = {node: i for i, node in enumerate(self.forward_steps)}
+        with collector_paused():  # a step and a record per node, all kept
+            self.forward_steps: list[Value] = topological_order(output)
+            self.backward_steps = backward_plan(output, pitfall)
+            self._order = {node: i for i, node in enumerate(self.forward_steps)}
+        self._index: _PlanIndex | None = None  # made when first needed
         self.position = 0
         self.reset()
 
@@ -153,6 +191,28 @@ class Stepper:
     def is_revealed(self, node: Value) -> bool:
         """Whether the forward pass has reached `node` yet."""
         return self._order.get(node, len(self._order)) < self.position
+
+    def received(self, node: Value) -> list[tuple[BackwardStep, Contribution]]:
+        """What `node` has received in the backward steps taken so far: (step,
+        contribution) for each gradient handed to it, in the order it arrived (twice
+        from one step if the node is both operands, as in a + a)."""
+        taken = self.position - len(self.forward_steps)
+        if taken <= 0:
+            return []
+        plan = self._plan_index()
+        steps, owner, flat = self.backward_steps, plan.owner, plan.contributions
+        return [(steps[owner[k]], flat[k]) for k in plan.positions(node) if owner[k] < taken]
+
+    def final_grad(self, node: Value) -> float:
+        """The node's gradient after the whole backward pass, as the plan makes it."""
+        plan = self._plan_index()
+        positions = plan.positions(node)
+        return plan.contributions[positions[-1]].after if positions else 0.0
+
+    def _plan_index(self) -> _PlanIndex:
+        if self._index is None:
+            self._index = _PlanIndex(self.backward_steps)
+        return self._index
 
     @property
     def current(self) -> Value | BackwardStep | None:

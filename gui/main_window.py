@@ -415,7 +415,7 @@ class MainWindow(QMainWindow):
         if node is None and stepper is not None:
             current = stepper.current
             node = getattr(current, "node", current)
-        role = self.session.roles().get(node, "intermediate") if node is not None else ""
+        role = self.session.role_of(node) if node is not None else ""
         tf_grad = None
         if node is not None and role == "input":
             tf_grad = self.checker.gradient_of(self.session.generation, node.label)

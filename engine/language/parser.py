@@ -7,6 +7,7 @@ moment it is parsed, so an error names the token that caused it.
 
 from __future__ import annotations
 
+from engine._gc import collector_paused
 from engine.errors import ExpressionError
 from engine.language.program import (
     CONST,
@@ -127,7 +128,8 @@ def parse(text: str) -> Program:
     if len(text) > MAX_CHARS:
         raise ExpressionError(
             f"the program is {len(text):,} characters long; the limit is {MAX_CHARS:,}")
-    return _Parser(text).run()
+    with collector_paused():  # the graph is built node by node as the text is read
+        return _Parser(text).run()
 
 
 class _Parser:

@@ -13,6 +13,7 @@ import math
 from functools import cached_property
 from typing import NamedTuple
 
+from engine._gc import collector_paused
 from engine.errors import ExpressionError
 from engine.value import Value, topological_order, zero_grad
 
@@ -107,16 +108,17 @@ def build_values(instructions, labels: dict[int, str],
                  overrides: dict[str, float]) -> list[Value]:
     """Replay `instructions` into Values, inputs named in `overrides` set anew."""
     values: list[Value] = []
-    for i, ins in enumerate(instructions):
-        label = labels.get(i, "")
-        if ins.op == INPUT:
-            v = Value(overrides.get(label, ins.number))
-        elif ins.op == CONST:
-            v = Value(ins.number)
-        else:
-            v = apply(ins, [values[a] for a in ins.args])
-        v.label = label
-        values.append(v)
+    with collector_paused():
+        for i, ins in enumerate(instructions):
+            label = labels.get(i, "")
+            if ins.op == INPUT:
+                v = Value(overrides.get(label, ins.number))
+            elif ins.op == CONST:
+                v = Value(ins.number)
+            else:
+                v = apply(ins, [values[a] for a in ins.args])
+            v.label = label
+            values.append(v)
     return values
 
 

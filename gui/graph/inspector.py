@@ -16,12 +16,7 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     """HTML for the inspector: name, op, value, gradient, rules, contributions so far."""
     name = display_name(node, "(unnamed)")
     revealed = stepper.is_revealed(node)
-    received = []
-    n_forward = len(stepper.forward_steps)
-    for step in stepper.backward_steps[:max(0, stepper.position - n_forward)]:
-        for c in step.contributions:
-            if c.parent is node:
-                received.append((step, c))
+    received = stepper.received(node)  # looked up: a step costs the same at any size
     rows = [
         ("name", html.escape(name)),
         ("kind", role),
@@ -32,7 +27,7 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     ]
     if tf_grad is not None:
         rows.append(("tf.GradientTape", f"{tf_grad!r} (the whole backward pass, in "
-                     f"TensorFlow; difference {abs(tf_grad - _final_grad(node, stepper)):.1e})"))
+                     f"TensorFlow; difference {abs(tf_grad - stepper.final_grad(node)):.1e})"))
     parts = ["<table cellspacing='4'>"]
     parts += [f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows]
     parts.append("</table>")
@@ -71,13 +66,3 @@ class Inspector(QTextBrowser):
             self.clear()
             return
         self.setHtml(describe_node(node, stepper, role, tf_grad))
-
-
-def _final_grad(node: Value, stepper: Stepper) -> float:
-    """The node's gradient after the whole backward pass, read from the stepper's plan."""
-    final = 0.0
-    for step in stepper.backward_steps:
-        for c in step.contributions:
-            if c.parent is node:
-                final = c.after
-    return final

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from PySide6.QtCore import QObject, Signal
 
 from engine import Program
 from engine.stepping import Stepper
+from engine.value import Value
 
 
 class Session(QObject):
@@ -25,9 +28,11 @@ class Session(QObject):
         self.source_name = ""
         self.generation = 0  # counts loads, so results for an old program can be told apart
         self.pitfall: str | None = None  # a classic bug the stepper makes, or None
+        self._roles: tuple[Program, MappingProxyType] | None = None  # (for, roles)
 
     def load(self, program: Program, source_name: str = "") -> None:
         self.program = program
+        self._roles = None  # made again when first asked for
         self.stepper = Stepper(program.output, self.pitfall)
         self.source_name = source_name
         self.generation += 1
@@ -42,13 +47,22 @@ class Session(QObject):
             self.stepper = Stepper(self.program.output, pitfall)
             self.loaded.emit()
 
-    def roles(self) -> dict:
-        """'input', 'constant' or 'output' for the nodes that have such a role."""
+    def roles(self) -> MappingProxyType:
+        """'input', 'constant' or 'output' for the nodes that have such a role, read-only.
+
+        Made once per program, the first time it is asked for: every step asks.
+        """
         program = self.program
-        roles = {v: "constant" for v in program.values if not v.parents}
-        roles.update({v: "input" for v in program.inputs.values()})
-        roles[program.output] = "output"
-        return roles
+        if self._roles is None or self._roles[0] is not program:
+            roles = {v: "constant" for v in program.values if not v.parents}
+            roles.update({v: "input" for v in program.inputs.values()})
+            roles[program.output] = "output"
+            self._roles = (program, MappingProxyType(roles))
+        return self._roles[1]
+
+    def role_of(self, node: Value) -> str:
+        """The node's role: 'input', 'constant', 'output' or 'intermediate'."""
+        return self.roles().get(node, "intermediate")
 
     def _move(self, action) -> bool:
         if self.stepper is None:

@@ -92,3 +92,60 @@ def test_unknown_pitfall_is_refused():
     program = parse("a = 1; b = a + a")
     with pytest.raises(ValueError, match="unknown pitfall"):
         Stepper(program.output, "typo")
+
+
+def received_by_scan(stepper, node):
+    """What `node` has received so far, found the slow way: every step taken, scanned."""
+    taken = max(0, stepper.position - len(stepper.forward_steps))
+    return [(step, c) for step in stepper.backward_steps[:taken]
+            for c in step.contributions if c.parent is node]
+
+
+def final_grad_by_scan(stepper, node):
+    afters = [c.after for step in stepper.backward_steps for c in step.contributions
+              if c.parent is node]
+    return afters[-1] if afters else 0.0
+
+
+def assert_lookups_match_scans(stepper):
+    outsider = parse("x = 1").output  # not in the graph: receives nothing
+    for position in range(stepper.total + 1):
+        stepper.seek(position)
+        for node in [*stepper.forward_steps, outsider]:
+            assert stepper.received(node) == received_by_scan(stepper, node)
+            assert stepper.final_grad(node) == final_grad_by_scan(stepper, node)
+
+
+@pytest.mark.parametrize("pitfall", [None, "overwrite", "no-sort"])
+@pytest.mark.parametrize("text", [
+    NEURON,
+    "a = 3.0\nb = a + a",  # one step hands a two contributions
+    "x = 2.0\nb = x*3; c = b*2; d = b + c",  # b receives from two steps
+    "x = 0.5\nq = x*x; r = q*q + q/q - q",  # q used four times
+    "x = 1.5",  # the output is an input: only the seed step
+])
+def test_lookups_of_what_each_node_received_match_a_scan_of_the_plan(text, pitfall):
+    assert_lookups_match_scans(Stepper(parse(text).output, pitfall))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_lookups_match_a_scan_of_the_plan_on_generated_programs(text):
+    try:
+        program = parse(text)
+    except ExpressionError:
+        return
+    assert_lookups_match_scans(Stepper(program.output))
+
+
+def test_received_in_order_with_the_seed_first():
+    stepper = Stepper(parse("a = 3.0\nb = a * a\nc = b + b").output)
+    b, a = stepper.forward_steps[1], stepper.forward_steps[0]
+    assert stepper.received(b) == []  # nothing before the backward pass
+    stepper.run_to_end()
+    # c's rule hands b two contributions in one step, then b hands a two
+    assert [c.contribution for _, c in stepper.received(b)] == [1.0, 1.0]
+    assert [c.after for _, c in stepper.received(a)] == [6.0, 12.0]
+    assert stepper.final_grad(a) == 12.0 == a.grad
+    seed_step, seed = stepper.received(stepper.output)[0]
+    assert seed_step.seed and seed.after == 1.0

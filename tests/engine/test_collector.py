@@ -1,0 +1,148 @@
+"""Bulk graph building runs with the garbage collector paused, and leaves it as it was:
+enabled again afterwards (even after an error), still disabled if the caller had
+disabled it."""
+
+import gc
+
+import pytest
+
+import engine.language.parser as parser_module
+import engine.language.program as program_module
+import engine.stepping as stepping_module
+from engine import ExpressionError, parse
+from engine._gc import collector_paused
+from engine.nn import MLP, Neuron
+from engine.stepping import Stepper
+from tests.engine.helpers import NEURON
+
+
+@pytest.fixture(autouse=True)
+def collector_enabled_after():
+    yield
+    enabled = gc.isenabled()
+    gc.enable()
+    assert enabled, "a test left the collector disabled"
+
+
+@pytest.fixture
+def collector_seen(monkeypatch):
+    """Wrap a function so that each call records whether the collector was enabled."""
+    seen = []
+
+    def watch(owner, name):
+        original = getattr(owner, name)
+
+        def watched(*args, **kwargs):
+            seen.append(gc.isenabled())
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, watched)
+        return seen
+
+    return watch
+
+
+def test_collector_paused_restores_what_it_found():
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_collector_paused_enables_it_again_after_an_error():
+    with pytest.raises(KeyError):
+        with collector_paused():
+            raise KeyError("inside")
+    assert gc.isenabled()
+
+
+def test_parse_builds_every_node_with_the_collector_paused(collector_seen):
+    seen = collector_seen(parser_module, "apply")
+    program = parse(NEURON)
+    assert program.output.data == pytest.approx(1.0)
+    assert seen and not any(seen)  # one call per operation node, none while collecting
+    assert gc.isenabled()
+
+
+def test_parse_enables_the_collector_after_an_error():
+    with pytest.raises(ExpressionError):
+        parse("x = 1\ny = x / 0")
+    assert gc.isenabled()
+    with pytest.raises(ExpressionError):
+        parse("x = (")
+    assert gc.isenabled()
+
+
+def test_parse_leaves_a_disabled_collector_disabled():
+    gc.disable()
+    try:
+        parse(NEURON)
+        assert not gc.isenabled()
+        with pytest.raises(ExpressionError):
+            parse("x = 1\ny = log(x - 1)")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_rebuild_replays_the_program_with_the_collector_paused(collector_seen):
+    program = parse(NEURON)
+    seen = collector_seen(program_module, "apply")
+    again = program.rebuild(w1=0.25)
+    assert again.output.data != program.output.data
+    assert seen and not any(seen)
+    assert gc.isenabled()
+
+
+def test_stepper_plans_with_the_collector_paused(collector_seen):
+    seen = collector_seen(stepping_module, "backward_plan")
+    stepper = Stepper(parse(NEURON).output)
+    assert seen == [False]
+    assert gc.isenabled()
+    stepper.run_to_end()
+    assert stepper.output.grad == 1.0
+
+
+def test_stepper_enables_the_collector_after_an_error_and_keeps_it_off_if_it_was():
+    output = parse(NEURON).output
+    with pytest.raises(ValueError):
+        Stepper(output, "no-such-bug")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Stepper(output)
+        assert not gc.isenabled()
+        with pytest.raises(ValueError):
+            Stepper(output, "no-such-bug")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_mlp_forward_pass_runs_with_the_collector_paused(collector_seen):
+    seen = collector_seen(Neuron, "__call__")
+    model = MLP((2, 3, 1))
+    out = model([0.5, -1.0])
+    assert len(seen) == 4 and not any(seen)
+    assert gc.isenabled()
+    out.backward()
+    assert all(p.grad != 0.0 for p in model.parameters())
+
+
+def test_mlp_forward_pass_keeps_a_disabled_collector_disabled():
+    model = MLP((2, 2, 1))
+    gc.disable()
+    try:
+        model([1.0, 0.0])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(TypeError):
+        model([1.0, None])  # an error inside the pass
+    assert gc.isenabled()
