@@ -3,8 +3,8 @@
 
 Build (Ctrl+Enter) parses the text, makes the stepper and the graph's spec on the GUI
 thread, then lays a drawable graph (up to MAX_DRAWN nodes) out in a child process and
-draws it on the GUI thread. Over MAX_DRAWN nodes there is no layout: the graph is not
-drawn. The goal for the longest gap is 50 ms; the parts still on the GUI thread (parse,
+draws it on the GUI thread (over LARGE nodes a slice of about 12 ms at a time). Over
+MAX_DRAWN nodes there is no layout: the graph is not drawn. The goal for the longest gap is 50 ms; the parts still on the GUI thread (parse,
 stepper, scene) are reported beside it, so that what is left to move is plain.
 """
 
@@ -34,20 +34,31 @@ def _build_once(window, text: str) -> dict:
     from PySide6.QtWidgets import QApplication
 
     from engine import parse
+    from gui.graph.scene import GraphScene
 
     tab = window.graph_tab
     t = time.perf_counter()
     parse(text)
     parse_s = time.perf_counter() - t
-    scene_build = []
-    build = tab.scene.build
+    scene_build = []  # (first slice starts, last slice ends, time spent in slices)
+    build_steps = GraphScene.build_steps
 
-    def timed_build(*args):
-        start = time.perf_counter()
-        build(*args)
-        scene_build.append((start, time.perf_counter()))
+    def timed_build_steps(scene, *args):
+        # a large graph is drawn a slice at a time between other events: only the time
+        # inside the slices is the build's
+        steps, spent, first = build_steps(scene, *args), 0.0, time.perf_counter()
+        while True:
+            start = time.perf_counter()
+            try:
+                next(steps)
+            except StopIteration:
+                spent += time.perf_counter() - start
+                scene_build.append((first, time.perf_counter(), spent))
+                return
+            spent += time.perf_counter() - start
+            yield
 
-    tab.scene.build = timed_build
+    GraphScene.build_steps = timed_build_steps
     beats = []
     timer = QTimer()
     timer.setInterval(5)
@@ -65,8 +76,8 @@ def _build_once(window, text: str) -> dict:
         QApplication.processEvents()
     finally:
         timer.stop()
-        del tab.scene.build
-    layout_end = scene_build[0][0] if scene_build else built
+        GraphScene.build_steps = build_steps
+    layout_end = scene_build[-1][0] if scene_build else built
     return {
         "nodes": len(window.session.stepper.forward_steps),
         "longest_gap_ms": _longest_gap(beats, start, end) * 1000,
@@ -74,8 +85,11 @@ def _build_once(window, text: str) -> dict:
         "build_call_ms": (built - start) * 1000,
         "layout_longest_gap_ms": _longest_gap(beats, built, layout_end) * 1000,
         "layout_wall_ms": (layout_end - built) * 1000,
-        "scene_build_ms": ((scene_build[0][1] - scene_build[0][0]) * 1000
-                           if scene_build else 0.0),
+        "scene_build_ms": scene_build[-1][2] * 1000 if scene_build else 0.0,
+        "scene_wall_ms": ((scene_build[-1][1] - scene_build[-1][0]) * 1000
+                          if scene_build else 0.0),
+        "scene_longest_gap_ms": (_longest_gap(beats, *scene_build[-1][:2]) * 1000
+                                 if scene_build else 0.0),
     }
 
 
@@ -109,17 +123,20 @@ def measure(sizes=(20_000, 200_000), repeats: int = 1) -> list[dict]:
 def report(rows: list[dict]) -> str:
     lines = ["GUI thread while building a program (ms; goal: longest gap under 50)",
              f"{'nodes':>8} {'longest gap':>12} {'build call':>13} {'(parse)':>8} "
-             f"{'layout: gap':>12} {'wall':>7} {'scene build':>12}"]
+             f"{'layout: gap':>12} {'wall':>7} {'scene build':>12} {'gap':>5} "
+             f"{'wall':>7}"]
     for r in rows:
         lines.append(f"{r['nodes']:>8,} {r['longest_gap_ms']:>12.0f} "
                      f"{r['build_call_ms']:>13.0f} {r['parse_ms']:>8.0f} "
                      f"{r['layout_longest_gap_ms']:>12.0f} {r['layout_wall_ms']:>7.0f} "
-                     f"{r['scene_build_ms']:>12.0f}")
+                     f"{r['scene_build_ms']:>12.0f} {r['scene_longest_gap_ms']:>5.0f} "
+                     f"{r['scene_wall_ms']:>7.0f}")
     lines.append("longest gap: from Build to the graph drawn (scene build, the collection "
                  "after it and the first paint included); build call: parse + stepper + graph "
                  "spec + starting the layout's process, on the GUI thread; layout: the "
                  "longest gap while the child lays out and its pieces are read; scene build: "
-                 "on the GUI thread")
+                 "its total time on the GUI thread (a large graph's in slices), the longest "
+                 "gap while it is drawn and its wall time")
     return "\n".join(lines)
 
 

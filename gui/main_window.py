@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
         self.graph_tab.status.connect(self.show_status)
         self.graph_tab.busy.connect(self._on_layout_busy)
         self.cancel_layout.clicked.connect(self.graph_tab.cancel_layout)
-        self.graph_tab.scene.selectionChanged.connect(self._update_inspector)
+        self.graph_tab.selection_changed.connect(self._update_inspector)
         self.session.moved.connect(self._update_inspector)
         self.session.loaded.connect(self._update_inspector)
         self.session.loaded.connect(self._cross_check)

@@ -43,6 +43,9 @@ from gui.graph.spec import LARGE, GraphSpec, box_title, contribution_label, shor
 
 MAX_DRAWN = 20_000  # above this many, the graph is not drawn: it would take minutes
 PIECE_W = 420.0   # edges are drawn in pieces about this wide, so a repaint stays local
+# a sliced build (`build_steps`) yields after this many items or routes: a few ms each
+ITEMS_PER_SLICE = 250
+ROUTES_PER_SLICE = 500
 
 
 class GraphScene(QGraphicsScene):
@@ -67,6 +70,7 @@ class GraphScene(QGraphicsScene):
         self._step_of: dict[int, int] = {}       # node -> its backward step number
         self._first_grad: dict[int, int] = {}    # node -> first step that sets grad
         self._realized: set = set()              # large graph: boxes given their texts
+        self._layer: QGraphicsPathItem | None = None  # holds the plain edges
 
     @property
     def large(self) -> bool:
@@ -94,13 +98,19 @@ class GraphScene(QGraphicsScene):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            self._build(stepper, spec, drawing, roles)
+            for _ in self.build_steps(stepper, spec, drawing, roles):
+                pass
         finally:
             if collecting:
                 gc.enable()
 
-    def _build(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
-               roles: dict[Value, str]) -> None:
+    def build_steps(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
+                    roles: dict[Value, str]):
+        """`build` as a generator: it yields (None) after each slice of about
+        ITEMS_PER_SLICE items or ROUTES_PER_SLICE routes, so that a caller can draw a
+        large graph a few milliseconds at a time. The graph is complete when it ends;
+        a caller that stops iterating leaves a scene half built, to be thrown away.
+        The collector is left as the caller set it."""
         self.clear()
         self._forget()
         self.labels_visible = True
@@ -111,11 +121,15 @@ class GraphScene(QGraphicsScene):
                                 if len(self.nodes) > LARGE
                                 else QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self._index = {node: i for i, node in enumerate(self.nodes)}
-        self._step_of = {self._index[s.node]: j for j, s in enumerate(stepper.backward_steps)
-                         if not s.seed}
+        yield
+        index = self._index
         for j, s in enumerate(stepper.backward_steps):
+            if not s.seed:
+                self._step_of[index[s.node]] = j
             for c in s.contributions:
-                self._first_grad.setdefault(self._index[c.parent], j)
+                self._first_grad.setdefault(index[c.parent], j)
+            if j % ROUTES_PER_SLICE == ROUTES_PER_SLICE - 1:
+                yield
         large = self.large
         for k, node_id in enumerate(spec.ids):
             i = int(node_id[1:])
@@ -131,14 +145,37 @@ class GraphScene(QGraphicsScene):
                 self.value_items.append(item)
             item.setPos(x, y)
             self.addItem(item)
+            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                yield
         self._edge_of = {key: e for e, key in enumerate(spec.keys)}
-        self._draw_plain_edges()
+        yield from self._draw_plain_edges()
         # known from the layout: Qt would otherwise ask every item for its bounds
         self.setSceneRect(self.graph_rect().adjusted(-40, -40, 40, 40))
         if large:
             self.set_labels_visible(False)
         if stepper.position:
-            self.refresh()  # at the start the items are made as they must look
+            # at the start the items are made as they must look; later, every node is
+            # redrawn as the stepper left it
+            current = stepper.current
+            for i in range(len(self.nodes)):
+                self._draw_node(i, current)
+                if i % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                    yield
+
+    def dismantle_steps(self):
+        """Remove every item, yielding after each ITEMS_PER_SLICE: `clear()` of a large
+        graph's scene holds the thread for most of a second. The scene is empty at the
+        end; a caller may stop early and throw the scene away."""
+        # popped from the end: boxes, operations, then the edges' layer's children before it
+        items = [] if self._layer is None else [self._layer, *self._layer.childItems()]
+        items += [*self.op_items.values(), *self.value_items]
+        self._forget()
+        while items:
+            for _ in range(min(ITEMS_PER_SLICE, len(items))):
+                # Python owns a removed item: it is deleted with its last reference
+                self.removeItem(items.pop())
+            yield
+        self.clear()  # what is left is few: styled edges, notes
 
     def graph_rect(self) -> QRectF:
         """The graph's extent in the scene (what a fit must show)."""
@@ -155,9 +192,10 @@ class GraphScene(QGraphicsScene):
         route = self.drawing.routes[e]
         return route[self.drawing.own_from[e]:]
 
-    def _draw_plain_edges(self) -> None:
+    def _draw_plain_edges(self):
         """Every edge in its plain style, as a few shared paths, one per strip of the
-        scene PIECE_W wide: a step's repaint then redraws only the strips it touches."""
+        scene PIECE_W wide: a step's repaint then redraws only the strips it touches.
+        A generator: it yields after every ROUTES_PER_SLICE routes."""
         strips: dict[int, QPainterPath] = {}
         long_lines: list = []  # each its own item: a thin band that few repaints meet
         drawing = self.drawing
@@ -165,18 +203,25 @@ class GraphScene(QGraphicsScene):
         for e, route in enumerate(drawing.routes):
             _add_to_strips(strips, route[own_from[e]:] if own_from[e] else route, True,
                            long_lines)
-        for trunk in drawing.trunks.values():
+            if e % ROUTES_PER_SLICE == ROUTES_PER_SLICE - 1:
+                yield
+        for t, trunk in enumerate(drawing.trunks.values()):
             _add_to_strips(strips, trunk, False, long_lines)
+            if t % ROUTES_PER_SLICE == ROUTES_PER_SLICE - 1:
+                yield
         plain = pen(EDGE.rgba(), 1.0)
         # one layer under everything holds them: its children need no stacking of their own
         layer = QGraphicsPathItem()
         layer.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         layer.setZValue(-2)
         self.addItem(layer)
+        self._layer = layer
         for path in strips.values():
             QGraphicsPathItem(path, layer).setPen(plain)
-        for (x0, y0), (x1, y1) in long_lines:
+        for k, ((x0, y0), (x1, y1)) in enumerate(long_lines):
             QGraphicsLineItem(x0, y0, x1, y1, layer).setPen(plain)
+            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                yield
 
     def _edge(self, e: int, plain_style: bool) -> EdgeItem | None:
         """Edge e's own item, made on first need. An edge still in the plain style needs

@@ -33,6 +33,7 @@ SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest 
 POLL_MS = 10           # how often a background layout is looked for
 READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
+SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
 
 
 def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float]) -> str:
@@ -59,11 +60,13 @@ class GraphTab(QWidget):
 
     status = Signal(str)          # a message for the status bar
     busy = Signal(bool)           # a layout has run for over BUSY_AFTER_MS, or has ended
+    selection_changed = Signal()  # the selection in the scene shown now changed
 
     def __init__(self, session: Session, parent=None):
         super().__init__(parent)
         self.session = session
         self.scene = GraphScene(self)
+        self.scene.selectionChanged.connect(self.selection_changed)
         self.view = GraphView(self.scene, self)
         self._generation = 0
         self.constants_as_nodes = False
@@ -71,6 +74,17 @@ class GraphTab(QWidget):
         # a large graph's layout runs in a child process: the interpreter lock stays here
         self._job: ProcessJob | None = None
         self._pending: tuple[int, GraphSpec, DrawingAssembler] | None = None
+        # a large graph is drawn into a scene of its own, a slice at a time, and shown
+        # when complete: (scene being drawn, its build_steps generator)
+        self._drawing: tuple[GraphScene, object] | None = None
+        self._slices = QTimer(self)
+        self._slices.setInterval(0)
+        self._slices.timeout.connect(self._on_slice)
+        # scenes taken off the view are emptied a slice at a time too, then dropped
+        self._dismantling: list = []
+        self._tidy = QTimer(self)
+        self._tidy.setInterval(0)
+        self._tidy.timeout.connect(self._on_tidy)
         self._busy_shown = False
         self._collector_was: bool | None = None  # paused while a drawing is read
         self._poll = QTimer(self)
@@ -186,7 +200,7 @@ class GraphTab(QWidget):
         stepper = self.session.stepper
         n = len(stepper.forward_steps)
         if n > MAX_DRAWN:
-            self.scene.show_too_large(stepper)
+            self._cleared_scene().show_too_large(stepper)
             self.view.fit()
             self.status.emit(f"{n:,} nodes: too many to draw; stepping, the "
                              "inspector and the other tabs still work")
@@ -209,8 +223,9 @@ class GraphTab(QWidget):
 
     @property
     def laying_out(self) -> bool:
-        """True while a large graph's layout runs in the background."""
-        return self._pending is not None
+        """True while a large graph's layout runs in the background, or while its
+        graph is drawn in slices (the last graph is on screen until then)."""
+        return self._pending is not None or self._drawing is not None
 
     @Slot()
     def _on_poll(self) -> None:
@@ -232,11 +247,12 @@ class GraphTab(QWidget):
             if job.finished or assembler.drawing is not None or not records:
                 break
         if assembler.drawing is not None:
-            self.stop_layout(resume_collector=False)
+            self._stop_job()
             try:
                 self._show_layout(generation, spec, assembler.drawing)
             finally:
-                self._resume_collector()
+                if self._drawing is None:  # else the collector waits for the last slice
+                    self.stop_layout()
         elif job.finished:
             error = job.error or "the layout process ended without a drawing"
             self.stop_layout()
@@ -263,24 +279,71 @@ class GraphTab(QWidget):
         picture or an export, never in the window's own use); True if none is left."""
         deadline = time.monotonic() + timeout_s
         while self.laying_out and time.monotonic() < deadline:
-            self._read_layout(None)
-            if self.laying_out:
+            if self._pending is not None:
+                self._read_layout(None)
+            if self._drawing is not None:
+                self._draw_slices(None)
+            elif self.laying_out:
                 time.sleep(0.01)
         return not self.laying_out
 
-    def stop_layout(self, resume_collector: bool = True) -> None:
-        """End a background layout now, if one runs (a new program, or the window
-        closes); the graph on screen stays."""
-        if self._job is not None:
-            self._job.cancel()
-        self._job = self._pending = None
-        self._poll.stop()
+    def stop_layout(self) -> None:
+        """End a background layout or a sliced drawing now, if one runs (a new program,
+        or the window closes); the graph on screen stays."""
+        self._stop_job()
+        self._stop_drawing()
         self._busy_due.stop()
         if self._busy_shown:
             self._busy_shown = False
             self.busy.emit(False)
-        if resume_collector:
-            self._resume_collector()
+        self._resume_collector()
+
+    def _stop_job(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+        self._job = self._pending = None
+        self._poll.stop()
+
+    def _stop_drawing(self) -> None:
+        """Throw away a graph being drawn in slices: none of it ever reaches the view."""
+        self._slices.stop()
+        if self._drawing is not None:
+            scene, steps = self._drawing
+            self._drawing = None
+            steps.close()
+            self._dismantle(scene)
+
+    def _dismantle(self, scene: GraphScene) -> None:
+        """Empty `scene`, no longer shown, in slices; then let it go."""
+        scene.setParent(None)
+        self._dismantling.append((scene, scene.dismantle_steps()))
+        self._tidy.start()
+
+    @Slot()
+    def _on_tidy(self) -> None:
+        deadline = time.perf_counter() + SLICE_BUDGET_S
+        while self._dismantling:
+            _, steps = self._dismantling[0]
+            for _ in steps:
+                if time.perf_counter() >= deadline:
+                    return
+            self._dismantling.pop(0)
+        self._tidy.stop()
+
+    def _swap_in(self, scene: GraphScene) -> None:
+        """Show `scene` in the view in place of the current one, which is dismantled."""
+        old, self.scene = self.scene, scene
+        scene.selectionChanged.connect(self.selection_changed)
+        self.view.setScene(scene)
+        old.selectionChanged.disconnect(self.selection_changed)
+        self._dismantle(old)
+
+    def _cleared_scene(self) -> GraphScene:
+        """The scene, ready to be refilled at once: a large graph's is swapped for a
+        new one (clearing it would hold the thread for most of a second)."""
+        if self.scene.large:
+            self._swap_in(GraphScene(self))
+        return self.scene
 
     @Slot()
     def cancel_layout(self) -> None:
@@ -288,14 +351,16 @@ class GraphTab(QWidget):
         if not self.laying_out:
             return
         n = len(self.session.stepper.forward_steps)
+        what = "layout" if self._pending is not None else "drawing"
         self.stop_layout()
-        self._show_not_drawn(f"The layout of this graph of {n:,} nodes was cancelled, so "
+        self._show_not_drawn(f"The {what} of this graph of {n:,} nodes was cancelled, so "
                              "it is not drawn.\nStepping, the inspector and the other tabs "
                              "still work on it; Build again to draw it.")
-        self.status.emit("Layout cancelled: the graph is not drawn; stepping still works")
+        self.status.emit(f"{what.capitalize()} cancelled: the graph is not drawn; "
+                         "stepping still works")
 
     def _show_not_drawn(self, note: str) -> None:
-        self.scene.show_note(note)
+        self._cleared_scene().show_note(note)
         self.view.fit()
         self.status.emit(note.replace("\n", " "))
         self._update_phase()
@@ -304,7 +369,46 @@ class GraphTab(QWidget):
     def _show_layout(self, generation: int, spec: GraphSpec, drawing) -> None:
         if generation != self._generation:
             return  # a newer program replaced this one while it was laid out
-        self.scene.build(self.session.stepper, spec, drawing, self.session.roles())
+        stepper = self.session.stepper
+        if len(stepper.forward_steps) <= LARGE:
+            self._cleared_scene().build(stepper, spec, drawing, self.session.roles())
+            self._graph_drawn()
+            return
+        # drawn into a new scene a slice at a time, the last graph on screen meanwhile;
+        # the collector stays paused until the last slice (the items all live on)
+        self._stop_drawing()
+        self._pause_collector()
+        scene = GraphScene(self)
+        self._drawing = (scene, scene.build_steps(stepper, spec, drawing,
+                                                  self.session.roles()))
+        self._slices.start()
+        if not self._busy_due.isActive() and not self._busy_shown:
+            self._busy_due.start()
+        self.status.emit(f"Drawing {len(stepper.forward_steps):,} nodes…")
+        self._update_phase()
+
+    @Slot()
+    def _on_slice(self) -> None:
+        self._draw_slices(SLICE_BUDGET_S)
+
+    def _draw_slices(self, budget_s: float | None) -> None:
+        """Draw slices of the graph being drawn for at most about `budget_s` (None: to
+        the end); show it once it is complete."""
+        scene, steps = self._drawing
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
+        for _ in steps:
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+        self._drawing = None
+        self._slices.stop()
+        self._swap_in(scene)
+        try:
+            self._graph_drawn()
+        finally:
+            self.stop_layout()
+
+    def _graph_drawn(self) -> None:
+        """The scene holds the new graph: the view, the counts and the words follow."""
         # forward steps counted as the picture shows them: folded constants are skipped
         drawn = [0]
         for node in self.session.stepper.forward_steps:
@@ -357,7 +461,8 @@ class GraphTab(QWidget):
         stepper = self.session.stepper
         if self.laying_out:
             # the graph on screen is the last one: no step of the new program shows on it
-            self.phase.setText(f"laying out {len(stepper.forward_steps):,} nodes…")
+            doing = "laying out" if self._pending is not None else "drawing"
+            self.phase.setText(f"{doing} {len(stepper.forward_steps):,} nodes…")
             self.problem.hide()
             for action in self.actions.values():
                 action.setEnabled(False)

@@ -31,19 +31,18 @@ class Heartbeat:
         return max(b - a for a, b in zip(times, times[1:]))
 
 
-def test_the_window_keeps_beating_while_a_20000_node_graph_is_laid_out(window, qtbot):
+def test_the_window_keeps_beating_while_a_20000_node_graph_is_laid_out_and_drawn(window,
+                                                                                   qtbot):
     tab = window.graph_tab
-    drawn_at = []
-    build = tab.scene.build
-    tab.scene.build = lambda *args: (drawn_at.append(time.perf_counter()), build(*args))
     heart = Heartbeat()
     assert window.build(chain(LINES))
     started = time.perf_counter()
     assert len(window.session.stepper.forward_steps) > MAX_DRAWN - 5
     assert tab.laying_out
     qtbot.waitUntil(lambda: tab.scene.stepper is window.session.stepper, timeout=120_000)
+    drawn = time.perf_counter()
     heart.timer.stop()
-    assert heart.longest_gap(started, drawn_at[0]) < 0.5
+    assert heart.longest_gap(started, drawn) < 0.5
     assert not process_job.running()
 
 

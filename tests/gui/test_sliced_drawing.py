@@ -1,0 +1,122 @@
+"""A large graph is drawn a slice at a time into a scene of its own, shown when complete:
+the same picture as drawn at once, and a new build or Cancel stops the slices."""
+
+import gc
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+from gui.graph.export import graph_records
+from gui.graph.scene import GraphScene
+from gui.graph.spec import LARGE
+from tests.gui.test_background_layout import chain
+
+
+def _on_slice(monkeypatch, action, at: int = 3) -> list:
+    """Make the first sliced build run `action` (from the event loop) after its
+    `at`-th slice; returns the scenes whose slices ran."""
+    building = []
+    build_steps = GraphScene.build_steps
+
+    def steps(scene, *args):
+        building.append(scene)
+        for k, _ in enumerate(build_steps(scene, *args)):
+            if k == at and len(building) == 1:
+                QTimer.singleShot(0, action)
+            yield
+
+    monkeypatch.setattr(GraphScene, "build_steps", steps)
+    return building
+
+
+def _drawn(scene) -> int:
+    return sum(not isinstance(item, QGraphicsSimpleTextItem) for item in scene.items())
+
+
+def _shown_scenes(tab) -> list:
+    shown = []
+    set_scene = tab.view.setScene
+    tab.view.setScene = lambda scene: (shown.append(scene), set_scene(scene))
+    return shown
+
+
+def test_a_sliced_drawing_is_the_graph_drawn_at_once(window):
+    tab = window.graph_tab
+    assert window.build(chain(LARGE // 3 + 100))
+    stepper = window.session.stepper
+    assert len(stepper.forward_steps) > LARGE and tab.laying_out
+    assert tab.wait_for_layout()
+    sliced = tab.scene
+    assert tab.view.scene() is sliced and sliced.stepper is stepper
+    at_once = GraphScene()
+    at_once.build(stepper, sliced.spec, sliced.drawing, window.session.roles())
+    assert len(sliced.value_items) == len(at_once.value_items) > LARGE // 2
+    assert len(sliced.op_items) == len(at_once.op_items)
+    # (the view has given the boxes it shows their texts: those are not counted)
+    assert _drawn(sliced) == _drawn(at_once)
+    assert graph_records(sliced) == graph_records(at_once)
+    assert gc.isenabled()
+    tab.actions["step"].trigger()
+    assert stepper.position >= 1
+
+
+def test_the_inspector_shows_the_box_selected_in_a_sliced_scene(window, qtbot):
+    tab = window.graph_tab
+    assert window.build(chain(LARGE // 3 + 100))
+    assert tab.wait_for_layout()
+    shown = []
+    window.inspector.show_node = lambda node, *args: shown.append(node)
+    box = tab.scene.value_items[7]
+    box.setSelected(True)
+    assert shown and shown[-1] is tab.scene.nodes[box.index]
+
+
+def test_a_rebuild_while_drawing_leaves_only_the_new_graph(window, qtbot, monkeypatch):
+    tab = window.graph_tab
+    old_scene = tab.scene
+    shown = _shown_scenes(tab)
+    building = _on_slice(monkeypatch, lambda: window.build(chain(LARGE // 3 + 300, w=0.2)))
+    assert window.build(chain(LARGE // 3 + 600))
+    qtbot.waitUntil(lambda: len(building) == 2, timeout=60_000)
+    assert tab.laying_out and tab.scene is old_scene  # the last graph is still shown
+    qtbot.waitUntil(lambda: not tab.laying_out, timeout=60_000)
+    stepper = window.session.stepper
+    assert window.session.program.inputs["w"].data == 0.2
+    assert shown == [building[1]] and tab.scene is building[1]
+    assert tab.scene.stepper is stepper
+    assert len(tab.scene.nodes) == len(stepper.forward_steps)
+    assert gc.isenabled()
+    qtbot.waitUntil(lambda: not tab._dismantling, timeout=10_000)
+    assert not building[0].items() and not old_scene.items()
+
+
+def test_cancel_while_drawing_leaves_a_note_and_stepping_works(window, qtbot, monkeypatch):
+    tab = window.graph_tab
+    shown = _shown_scenes(tab)
+    building = _on_slice(monkeypatch, tab.cancel_layout)
+    assert window.build(chain(LARGE // 3 + 600))
+    qtbot.waitUntil(lambda: not tab.laying_out, timeout=60_000)
+    assert building and building[0] not in shown
+    assert "cancelled" in window.statusBar().currentMessage()
+    notes = [item.text() for item in tab.scene.items() if hasattr(item, "text")]
+    assert any("drawing" in text and "not drawn" in text for text in notes)
+    assert gc.isenabled()
+    assert not window.cancel_layout.isVisible()
+    tab.actions["step"].trigger()
+    assert window.session.stepper.position == 1
+
+
+def test_a_graph_drawn_in_slices_after_some_steps_shows_them(window):
+    tab = window.graph_tab
+    assert window.build(chain(LARGE // 3 + 100))
+    assert tab.wait_for_layout()
+    for _ in range(5):
+        tab.actions["step"].trigger()
+    window.constants_action.setChecked(True)  # laid out and drawn again, mid-program
+    assert tab.laying_out and tab.wait_for_layout()
+    stepper = window.session.stepper
+    assert stepper.position >= 5 and tab.scene.stepper is stepper
+    at_once = GraphScene()
+    at_once.build(stepper, tab.scene.spec, tab.scene.drawing, window.session.roles())
+    assert graph_records(tab.scene) == graph_records(at_once)
+    assert tab.scene.current_item().pen().widthF() == at_once.current_item().pen().widthF() > 1
