@@ -4,8 +4,9 @@
 Build (Ctrl+Enter) parses the text, makes the stepper and the graph's spec on the GUI
 thread, then lays a drawable graph (up to MAX_DRAWN nodes) out in a child process and
 draws it on the GUI thread (over LARGE nodes a slice of about 12 ms at a time). Over
-MAX_DRAWN nodes there is no layout: the graph is not drawn. The goal for the longest gap is 50 ms; the parts still on the GUI thread (parse,
-stepper, scene) are reported beside it, so that what is left to move is plain.
+MAX_DRAWN nodes there is no layout: the graph is not drawn. The goal for the longest gap
+is 50 ms; the parts still on the GUI thread (parse, stepper, scene) are reported beside
+it, so that what is left to move is plain.
 """
 
 from __future__ import annotations
