@@ -11,6 +11,7 @@ because the plan makes the same additions in the same order.
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from engine._gc import collector_paused
@@ -47,26 +48,39 @@ def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardSte
     With `pitfall` ('overwrite' or 'no-sort') the plan makes that bug; ValueError for
     any other name. Leaves have no rule and get no step.
     """
-    order = rule_order(output, pitfall)
+    steps: list[BackwardStep] = []
+    for _ in plan_in_slices(output, pitfall, steps, rule_order(output, pitfall)):
+        pass
+    return steps
+
+
+def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep],
+                   order: list[Value], every: int = 5_000) -> Iterator[int]:
+    """Make `backward_plan(output, pitfall)` into `steps` (appended to), applying the
+    rules of `order` (`rule_order(output, pitfall)`), and yield how many nodes of the
+    order are done after every `every` of them."""
     overwrite = pitfall == OVERWRITE
     correct = _final_gradients(output) if pitfall else {}
     grads: dict[Value, float] = {output: 1.0}
     seed = Contribution(output, 1.0, 1.0, 1.0, 0.0, 1.0)
-    steps = [BackwardStep(output, (seed,), seed=True)]
-    for node in order:
-        if not node._prev:
-            continue
-        upstream = grads.get(node, 0.0)
-        received = []
-        for parent, local in zip(node._prev, node._local):
-            before = grads.get(parent, 0.0)
-            contribution = local * upstream
-            after = contribution if overwrite else before + contribution
-            grads[parent] = after
-            received.append(Contribution(parent, local, upstream, contribution, before, after))
-        problem = _problem(node, upstream, received, correct) if pitfall else ""
-        steps.append(BackwardStep(node, tuple(received), problem=problem))
-    return steps
+    steps.append(BackwardStep(output, (seed,), seed=True))
+    for start in range(0, len(order), every):
+        with collector_paused():  # per slice: the caller may stop iterating
+            for node in order[start:start + every]:
+                if not node._prev:
+                    continue
+                upstream = grads.get(node, 0.0)
+                received = []
+                for parent, local in zip(node._prev, node._local):
+                    before = grads.get(parent, 0.0)
+                    contribution = local * upstream
+                    after = contribution if overwrite else before + contribution
+                    grads[parent] = after
+                    received.append(Contribution(parent, local, upstream, contribution,
+                                                 before, after))
+                problem = _problem(node, upstream, received, correct) if pitfall else ""
+                steps.append(BackwardStep(node, tuple(received), problem=problem))
+        yield min(start + every, len(order))
 
 
 def _final_gradients(output: Value) -> dict[Value, float]:
@@ -155,15 +169,45 @@ class Stepper:
     """
 
     def __init__(self, output: Value, pitfall: str | None = None):
+        with collector_paused():  # a step and a record per node, all kept
+            forward_steps = topological_order(output)
+            backward_steps = backward_plan(output, pitfall)
+        self._start(output, pitfall, forward_steps, backward_steps)
+
+    def _start(self, output: Value, pitfall: str | None, forward_steps: list[Value],
+               backward_steps: list[BackwardStep]) -> None:
         self.output = output
         self.pitfall = pitfall
-        with collector_paused():  # a step and a record per node, all kept
-            self.forward_steps: list[Value] = topological_order(output)
-            self.backward_steps = backward_plan(output, pitfall)
-            self._order = {node: i for i, node in enumerate(self.forward_steps)}
+        self.forward_steps = forward_steps
+        self.backward_steps = backward_steps
+        with collector_paused():
+            self._order = {node: i for i, node in enumerate(forward_steps)}
         self._index: _PlanIndex | None = None  # made when first needed
         self.position = 0
         self.reset()
+
+    @classmethod
+    def in_slices(cls, output: Value, pitfall: str | None = None,
+                  every: int = 5_000) -> Generator[tuple[int, int], None, Stepper]:
+        """Make the same Stepper as `Stepper(output, pitfall)` a slice at a time: yield
+        (done, total) after each slice of work and return the stepper (`yield from`, or
+        StopIteration.value). ValueError for an unknown pitfall, as `Stepper` raises."""
+        with collector_paused():
+            forward_steps = topological_order(output)
+        total = 2 * len(forward_steps)
+        yield len(forward_steps), total
+        with collector_paused():
+            order = (forward_steps[::-1] if pitfall is None
+                     else rule_order(output, pitfall))
+        steps: list[BackwardStep] = []
+        for done in plan_in_slices(output, pitfall, steps, order, every):
+            yield len(forward_steps) + done, total
+        stepper = cls.__new__(cls)
+        stepper._start(output, pitfall, forward_steps, steps)
+        yield total, total
+        with collector_paused():
+            stepper._index = _PlanIndex(steps)  # what the first backward step would make
+        return stepper
 
     @property
     def total(self) -> int:

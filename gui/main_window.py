@@ -24,6 +24,7 @@ from gui.graph.inspector import Inspector
 from gui.graph.session import Session
 from gui.graph.tab import GraphTab
 from gui.jobs import process_job, threads
+from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
 from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
 from gui.tabs.lazy import LazyTabs
@@ -97,6 +98,16 @@ class MainWindow(QMainWindow):
                                       "stepping still works")
         self.cancel_layout.hide()
         self.statusBar().addPermanentWidget(self.cancel_layout)
+        self.cancel_build = QToolButton(self)
+        self.cancel_build.setObjectName("cancel_build")
+        self.cancel_build.setText("Cancel")
+        self.cancel_build.setToolTip("Stop building the program: the graph keeps the last "
+                                     "program that built")
+        self.cancel_build.hide()
+        self.statusBar().addPermanentWidget(self.cancel_build)
+        # a big program is parsed in a child process and built in slices
+        self.program_build = ProgramBuild(lambda: self.session.pitfall, self)
+        self._opening: tuple[Path, str] | None = None  # a file whose build is running
 
         self._build_menus()
         self.editor.build_requested.connect(self.build)
@@ -104,6 +115,11 @@ class MainWindow(QMainWindow):
         self.graph_tab.status.connect(self.show_status)
         self.graph_tab.busy.connect(self._on_layout_busy)
         self.cancel_layout.clicked.connect(self.graph_tab.cancel_layout)
+        self.cancel_build.clicked.connect(self.cancel_building)
+        self.program_build.progress.connect(self.show_status)
+        self.program_build.busy.connect(self._on_build_busy)
+        self.program_build.finished.connect(self._on_built)
+        self.program_build.failed.connect(self._on_build_failed)
         self.graph_tab.selection_changed.connect(self._update_inspector)
         self.session.moved.connect(self._update_inspector)
         self.session.loaded.connect(self._update_inspector)
@@ -259,7 +275,15 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def build(self, text: str) -> bool:
-        """Parse `text` and show its graph; on an error keep the last good graph."""
+        """Parse `text` and show its graph; on an error keep the last good graph.
+
+        A text over BACKGROUND_CHARS is built in the background: True when that has
+        started (see `wait_for_build`); its error, if any, is shown when it is found."""
+        if len(text) > BACKGROUND_CHARS:
+            self._build_in_background(text, None)
+            return True
+        self.program_build.cancel()  # a quick build replaces a running big one
+        self._opening = None
         try:
             program = parse(text)
         except ExpressionError as e:
@@ -272,6 +296,79 @@ class MainWindow(QMainWindow):
         self.editor.clear_error()
         self.session.load(program)
         self.graph_tab.focus_graph()  # so that Right steps at once
+
+    def _build_in_background(self, text: str, opening: Path | None) -> None:
+        self._opening = (opening, text) if opening is not None else None
+        self.graph_tab.set_building(True)
+        self.program_build.start(text)  # ends the build before, if one runs
+
+    @property
+    def building(self) -> bool:
+        """True while a big program is built in the background."""
+        return self.program_build.running
+
+    def wait_for_build(self, timeout_s: float = 300.0) -> bool:
+        """Block until a background build has landed or failed (for tests, pictures and
+        exports, never in the window's own use); True if none is left running."""
+        return self.program_build.wait(timeout_s)
+
+    @Slot()
+    def cancel_building(self) -> None:
+        """The user's Cancel: the build ends; the graph keeps the last program."""
+        if self.program_build.running:
+            self.program_build.cancel()
+            self._opening = None
+            self.graph_tab.set_building(False)
+            self.show_status("Build cancelled: the graph shows the last program that built")
+
+    @Slot(bool)
+    def _on_build_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_build.setVisible(busy)
+
+    @Slot(object, object)
+    def _on_built(self, program, stepper) -> None:
+        self.graph_tab.set_building(False)
+        if self._opening is not None:
+            path, text = self._opening
+            self._opening = None
+            self.editor.set_text(text)
+            self.file_path = path
+            self._set_title()
+        self.editor.clear_error()
+        self.session.load_prepared(program, stepper)
+        self.graph_tab.focus_graph()
+
+    @Slot(object)
+    def _on_build_failed(self, error) -> None:
+        self.graph_tab.set_building(False)
+        opening, self._opening = self._opening, None
+        if not isinstance(error, ExpressionError):
+            self.show_status(f"The program was not built: {error}")
+        elif opening is not None:
+            path, text = opening
+            if self._open_anyway(path, error):
+                self.editor.set_text(text)
+                self.file_path = path
+                self._show_error(error)
+                self._set_title()
+        else:
+            self._show_error(error)
+        if self.session.program is None:  # at start-up: show a working graph
+            self.session.load(parse(DEFAULT_PROGRAM.read_text(encoding="utf-8")))
+
+    def _open_anyway(self, path, e: ExpressionError) -> bool:
+        """Ask whether to open a program with an error, to fix it."""
+        answer = QMessageBox.question(
+            self, "The program has an error",
+            f"{path} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
+            "Open it anyway, to fix it? The graph keeps the last program that built.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            self.show_status(f"Did not open {path}; the program is unchanged")
+            return False
+        return True
 
     def _show_error(self, e: ExpressionError) -> None:
         self.editor.show_error(e)
@@ -297,18 +394,17 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Cannot open", f"{path} cannot be opened:\n{reason}")
             self.show_status(f"Could not open {path}; the program is unchanged")
             return False
+        if len(text) > BACKGROUND_CHARS:
+            # parsed once, in the background; the editor and the graph change when it lands
+            self._build_in_background(text, Path(path))
+            return True
+        self.program_build.cancel()
+        self._opening = None
         try:
             program, error = parse(text), None  # parsed once: opening builds this
         except ExpressionError as e:
             program, error = None, e
-            answer = QMessageBox.question(
-                self, "The program has an error",
-                f"{path} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
-                "Open it anyway, to fix it? The graph keeps the last program that built.",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No)
-            if answer != QMessageBox.StandardButton.Yes:
-                self.show_status(f"Did not open {path}; the program is unchanged")
+            if not self._open_anyway(path, e):
                 return False
         self.editor.set_text(text)
         self.file_path = Path(path)
@@ -441,6 +537,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.graph_tab.timer.stop()
+        self.program_build.cancel()
         self.graph_tab.stop_layout()
         for name in ("Modes", "XOR"):
             if self.lazy_tabs.made(name):

@@ -37,6 +37,8 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     window.tabs.setCurrentIndex(TAB_NAMES.index(tab))
     window.show()
     QApplication.processEvents()
+    window.wait_for_build()  # a big program is built in the background
+    QApplication.processEvents()
     window.graph_tab.wait_for_layout()  # a large graph must be drawn before the picture
     QApplication.processEvents()
     window.graph_tab.view.graph_changed()
@@ -76,6 +78,7 @@ def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool =
         window.show()
         window.editor.set_text(text)
         window.build(text)
+        window.wait_for_build()  # a big program is built in the background
         QApplication.processEvents()
         window.graph_tab.wait_for_layout()  # a large graph's layout must land first
         QApplication.processEvents()

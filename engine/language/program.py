@@ -10,6 +10,7 @@ difference or another framework evaluates exactly the same program.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from functools import cached_property
 from typing import NamedTuple
 
@@ -106,20 +107,34 @@ def apply(ins: Instruction, args: list[Value]) -> Value:
 
 def build_values(instructions, labels: dict[int, str],
                  overrides: dict[str, float]) -> list[Value]:
-    """Replay `instructions` into Values, inputs named in `overrides` set anew."""
+    """Replay `instructions` into Values, inputs named in `overrides` set anew.
+    Raises ExpressionError at the instruction whose value cannot be computed."""
     values: list[Value] = []
-    with collector_paused():
-        for i, ins in enumerate(instructions):
-            label = labels.get(i, "")
-            if ins.op == INPUT:
-                v = Value(overrides.get(label, ins.number))
-            elif ins.op == CONST:
-                v = Value(ins.number)
-            else:
-                v = apply(ins, [values[a] for a in ins.args])
-            v.label = label
-            values.append(v)
+    for _ in values_in_slices(instructions, labels, overrides, values):
+        pass
     return values
+
+
+def values_in_slices(instructions, labels: dict[int, str], overrides: dict[str, float],
+                     values: list[Value], every: int = 5_000) -> Iterator[int]:
+    """Replay `instructions` into `values` (appended to), as `build_values` does, yielding
+    how many are built after every `every` instructions, so that a caller can do other
+    work in between (a window drawing frames). Raises what `build_values` raises."""
+    n = len(instructions)
+    for start in range(len(values), n, every):
+        with collector_paused():  # paused per slice only: the caller may stop iterating
+            for i in range(start, min(start + every, n)):
+                ins = instructions[i]
+                label = labels.get(i, "")
+                if ins.op == INPUT:
+                    v = Value(overrides.get(label, ins.number))
+                elif ins.op == CONST:
+                    v = Value(ins.number)
+                else:
+                    v = apply(ins, [values[a] for a in ins.args])
+                v.label = label
+                values.append(v)
+        yield len(values)
 
 
 class Program:

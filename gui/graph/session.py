@@ -31,9 +31,16 @@ class Session(QObject):
         self._roles: tuple[Program, MappingProxyType] | None = None  # (for, roles)
 
     def load(self, program: Program, source_name: str = "") -> None:
+        self.load_prepared(program, Stepper(program.output, self.pitfall), source_name)
+
+    def load_prepared(self, program: Program, stepper: Stepper, source_name: str = "") -> None:
+        """Load `program` with a stepper made elsewhere (e.g. a slice at a time); one
+        made for another pitfall than the session's is made again here."""
+        if stepper.output is not program.output or stepper.pitfall != self.pitfall:
+            stepper = Stepper(program.output, self.pitfall)
         self.program = program
         self._roles = None  # made again when first asked for
-        self.stepper = Stepper(program.output, self.pitfall)
+        self.stepper = stepper
         self.source_name = source_name
         self.generation += 1
         self.loaded.emit()

@@ -69,6 +69,7 @@ class GraphTab(QWidget):
         self.scene.selectionChanged.connect(self.selection_changed)
         self.view = GraphView(self.scene, self)
         self._generation = 0
+        self.building = False  # a new program is being built in the background
         self.constants_as_nodes = False
         self._drawn_before: list[int] = [0]  # drawn nodes among the first k forward steps
         # a large graph's layout runs in a child process: the interpreter lock stays here
@@ -457,8 +458,22 @@ class GraphTab(QWidget):
                     "backward steps")
         return f"forward {drawn[stepper.position]}/{drawn[-1]}"
 
+    def set_building(self, building: bool) -> None:
+        """While a new program is built in the background the steps are disabled: the
+        program on screen is about to be replaced."""
+        self.building = building
+        if building:
+            self.actions["play"].setChecked(False)
+        self._update_phase()
+
     def _update_phase(self) -> None:
         stepper = self.session.stepper
+        if self.building:
+            self.phase.setText("building the new program…")
+            self.problem.hide()
+            for action in self.actions.values():
+                action.setEnabled(False)
+            return
         if self.laying_out:
             # the graph on screen is the last one: no step of the new program shows on it
             doing = "laying out" if self._pending is not None else "drawing"

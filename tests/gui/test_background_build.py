@@ -1,0 +1,109 @@
+"""A big program is parsed in a child process and built in slices: the window keeps
+beating, errors show at their line and column, and a new build or Cancel ends the old."""
+
+import time
+
+import pytest
+from PySide6.QtCore import Qt
+
+import gui.main_window
+from benchmarks.build_gaps import chain_program
+from engine import ExpressionError, parse
+from gui.jobs import process_job
+from gui.jobs.program_build import BACKGROUND_CHARS
+from tests.gui.test_background_layout import Heartbeat
+
+BIG = chain_program(60_000)  # just over BACKGROUND_CHARS: built in the background
+assert len(BIG) > BACKGROUND_CHARS
+
+
+def test_building_200000_nodes_never_freezes_the_window_and_steps_at_once(window, qtbot):
+    text = chain_program(200_000)
+    window.editor.set_text(text)
+    heart = Heartbeat()
+    start = time.perf_counter()
+    assert window.build(text)
+    assert window.building
+    qtbot.waitUntil(lambda: window.session.program is not None
+                    and window.session.program.source is text, timeout=180_000)
+    end = time.perf_counter()
+    qtbot.wait(50)
+    assert heart.longest_gap(start, end) < 0.5
+    assert not window.building and not process_job.running()
+    stepper = window.session.stepper
+    assert len(stepper.forward_steps) > 190_000
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_End):
+        t = time.perf_counter()
+        qtbot.keyClick(window.graph_tab.view, key)
+        assert time.perf_counter() - t < 0.5
+    assert window.session.at_end
+    assert window.session.program.inputs["w"].grad != 0.0
+    assert window.editor.text() is not None and window.editor.text() == text
+    heart.timer.stop()
+
+
+def test_an_error_far_down_a_big_text_is_shown_at_its_line_and_column(window, qtbot):
+    before = window.session.program
+    text = BIG + "\nz = out + (w *\n"
+    with pytest.raises(ExpressionError) as expected:
+        parse(text)  # the synchronous path's error, to compare with
+    e = expected.value
+    assert e.line > 2000
+    window.editor.set_text(text)
+    assert window.build(text)
+    assert window.wait_for_build()
+    assert window.session.program is before
+    assert window.editor.error.text().startswith(f"Line {e.line}, col {e.col}: {e.message}")
+    status = window.statusBar().currentMessage()
+    assert status == f"Error at line {e.line}, col {e.col}: {e.message}"
+    assert window.editor.text() == text
+    assert window.graph_tab.actions["step"].isEnabled()
+
+
+def test_a_new_build_ends_the_one_still_running(window, qtbot):
+    loads = []
+    window.session.loaded.connect(lambda: loads.append(window.session.program.source))
+    first, second = BIG, BIG.replace("w = 0.9", "w = 0.8")
+    assert window.build(first)
+    qtbot.wait(100)
+    assert window.build(second)
+    assert window.wait_for_build()
+    qtbot.wait(200)
+    assert loads == [second]
+    assert window.session.program.inputs["w"].data == 0.8
+    small = "x = 2\ny = x*x"
+    assert window.build(BIG) and window.build(small)  # a quick build ends a big one too
+    qtbot.wait(200)
+    assert not window.building and loads[-1] == small
+
+
+def test_cancel_keeps_the_last_program(window, qtbot):
+    before = window.session.program
+    assert window.build(BIG)
+    assert window.cancel_build.isVisibleTo(window)
+    assert not window.graph_tab.actions["step"].isEnabled()
+    window.cancel_build.click()
+    assert not window.building and not process_job.running()
+    qtbot.wait(200)
+    assert window.session.program is before
+    assert window.graph_tab.actions["step"].isEnabled()
+    assert not window.cancel_build.isVisibleTo(window)
+
+
+def test_opening_a_big_file_reads_it_once_and_parses_it_in_the_child(window, tmp_path,
+                                                                       monkeypatch):
+    path = tmp_path / "big.expr"
+    path.write_text(BIG, encoding="utf-8")
+    parses, reads = [], []
+    parse, read = gui.main_window.parse, gui.main_window.read_program
+    monkeypatch.setattr(gui.main_window, "parse", lambda t: (parses.append(1), parse(t))[1])
+    monkeypatch.setattr(gui.main_window, "read_program",
+                        lambda p: (reads.append(1), read(p))[1])
+    before_text = window.editor.text()
+    assert window.open_file(str(path))
+    assert window.editor.text() == before_text  # until the new program is ready
+    assert window.wait_for_build()
+    assert (len(reads), len(parses)) == (1, 0)
+    assert window.editor.text() == BIG
+    assert window.session.program.source == BIG
+    assert window.windowTitle().startswith("big.expr")
