@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import math
 import time
 
@@ -27,6 +26,7 @@ from gui.graph.scene import MAX_DRAWN, GraphScene
 from gui.graph.session import Session
 from gui.graph.spec import LARGE, GraphSpec, graph_spec
 from gui.graph.view import GraphView
+from gui.jobs.collector import PausedCollector
 from gui.jobs.process_job import ProcessJob
 
 SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
@@ -87,7 +87,7 @@ class GraphTab(QWidget):
         self._tidy.setInterval(0)
         self._tidy.timeout.connect(self._on_tidy)
         self._busy_shown = False
-        self._collector_was: bool | None = None  # paused while a drawing is read
+        self._collector = PausedCollector()  # paused while a graph is made
         self._poll = QTimer(self)
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self._on_poll)
@@ -260,14 +260,10 @@ class GraphTab(QWidget):
             self._show_not_drawn(f"The graph was not drawn: {error}.")
 
     def _pause_collector(self) -> None:
-        if self._collector_was is None:
-            self._collector_was = gc.isenabled()
-            gc.disable()
+        self._collector.pause()
 
     def _resume_collector(self) -> None:
-        if self._collector_was:
-            gc.enable()
-        self._collector_was = None
+        self._collector.resume()
 
     @Slot()
     def _on_busy_due(self) -> None:

@@ -9,7 +9,6 @@ ends the child and drops every slice not yet done, so nothing of an old build la
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable, Generator
 
@@ -18,6 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from engine import ExpressionError, Program
 from engine.language.program import Instruction, values_in_slices
 from engine.stepping import Stepper
+from gui.jobs.collector import PausedCollector
 from gui.jobs.process_job import ProcessJob
 
 BACKGROUND_CHARS = 200_000  # texts longer than this are built in the background
@@ -44,7 +44,7 @@ class ProgramBuild(QObject):
         self._pitfall = pitfall  # read when the stepper is made: the session's, then
         self._job: ProcessJob | None = None
         self._work: Generator | None = None
-        self._collector_was: bool | None = None
+        self._collector = PausedCollector()  # paused while a graph is made
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._on_tick)
 
@@ -165,12 +165,8 @@ class ProgramBuild(QObject):
             yield f"Preparing the steps: {100 * done // max(total, 1)}%…"
 
     def _pause_collector(self) -> None:
-        if self._collector_was is None:
-            self._collector_was = gc.isenabled()
-            gc.disable()
+        self._collector.pause()
 
     @Slot()
     def _resume_collector(self) -> None:
-        if self._collector_was:
-            gc.enable()
-        self._collector_was = None
+        self._collector.resume()
