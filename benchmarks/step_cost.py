@@ -34,9 +34,11 @@ def step_in_window(n_nodes: int, steps: int = 30) -> dict:
     window.show()
     QApplication.processEvents()
     try:
-        if not window.build(neuron_chain(n_nodes)):
+        if not window.build(neuron_chain(n_nodes)) or not window.wait_for_build():
             raise RuntimeError("the generated program did not build")
         QApplication.processEvents()
+        if len(window.session.stepper.forward_steps) < n_nodes // 2:
+            raise RuntimeError("the generated program is not the one loaded")
         session = window.session
         stepper = session.stepper
         t0 = time.perf_counter()
