@@ -91,20 +91,11 @@ class MainWindow(QMainWindow):
         self.progress.setMaximumWidth(160)
         self.progress.hide()
         self.statusBar().addPermanentWidget(self.progress)
-        self.cancel_layout = QToolButton(self)
-        self.cancel_layout.setObjectName("cancel_layout")
-        self.cancel_layout.setText("Cancel")
-        self.cancel_layout.setToolTip("Stop laying out the graph: it is not drawn, "
-                                      "stepping still works")
-        self.cancel_layout.hide()
-        self.statusBar().addPermanentWidget(self.cancel_layout)
-        self.cancel_build = QToolButton(self)
-        self.cancel_build.setObjectName("cancel_build")
-        self.cancel_build.setText("Cancel")
-        self.cancel_build.setToolTip("Stop building the program: the graph keeps the last "
-                                     "program that built")
-        self.cancel_build.hide()
-        self.statusBar().addPermanentWidget(self.cancel_build)
+        self.cancel_layout = self._cancel_button(
+            "cancel_layout", "Stop laying out the graph: it is not drawn, stepping still works")
+        self.cancel_build = self._cancel_button(
+            "cancel_build", "Stop building the program: the graph keeps the last program "
+            "that built")
         # a big program is parsed in a child process and built in slices
         self.program_build = ProgramBuild(lambda: self.session.pitfall, self)
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
@@ -177,6 +168,16 @@ class MainWindow(QMainWindow):
     @property
     def pitfalls_tab(self):
         return self.lazy_tabs.tab("Pitfalls")
+
+    def _cancel_button(self, name: str, tip: str) -> QToolButton:
+        """A Cancel button in the status bar, shown while its background work runs."""
+        button = QToolButton(self)
+        button.setObjectName(name)
+        button.setText("Cancel")
+        button.setToolTip(tip)
+        button.hide()
+        self.statusBar().addPermanentWidget(button)
+        return button
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
