@@ -20,7 +20,7 @@ from engine.stepping import Stepper
 from gui.jobs.collector import PausedCollector
 from gui.jobs.process_job import ProcessJob
 
-BACKGROUND_CHARS = 200_000  # texts longer than this are built in the background
+BACKGROUND_CHARS = 20_000  # texts longer than this are built in the background
 SLICE_S = 0.012              # work per timer tick: the window draws in between
 POLL_MS = 20                 # while the child parses, look for its records this often
 NODES_PER_SLICE = 2_000
