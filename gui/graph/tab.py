@@ -481,6 +481,15 @@ class GraphTab(QWidget):
     def _on_bug(self, index: int) -> None:
         self.session.set_pitfall(self.bug.itemData(index))
 
+    def show_pitfall(self, pitfall: str | None) -> None:
+        """Put the engine box and the session back to `pitfall` (a re-stepping that was
+        cancelled), without stepping anything again."""
+        self.bug.blockSignals(True)
+        self.bug.setCurrentIndex(max(0, self.bug.findData(pitfall)))
+        self.bug.blockSignals(False)
+        self.session.pitfall = pitfall
+        self._update_phase()
+
     def _progress(self, stepper) -> str:
         """The stepper's progress, its forward steps counted without folded constants."""
         drawn = self._drawn_before

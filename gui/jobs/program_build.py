@@ -45,6 +45,7 @@ class ProgramBuild(QObject):
         self._job: ProcessJob | None = None
         self._work: Generator | None = None
         self._collector = PausedCollector()  # paused while a graph is made
+        self.restepping = False  # the build running only makes a loaded program's stepper
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._on_tick)
 
@@ -55,12 +56,23 @@ class ProgramBuild(QObject):
     def start(self, text: str) -> None:
         """Start building `text`, ending any build still running."""
         self.cancel()
+        self.restepping = False
         self._job = ProcessJob("gui.jobs.parse_child", "parse_pieces", one_by_one=True,
                                text=text)
         self._work = self._stages(self._job, text)
         self._timer.start(POLL_MS)
         self.busy.emit(True)
         self.progress.emit(f"Parsing {len(text):,} characters…")
+
+    def restep(self, program: Program) -> None:
+        """Make `program`'s stepper again (for the session's pitfall, read now), a slice
+        at a time, ending any build still running; `finished` as for a build."""
+        self.cancel()
+        self.restepping = True
+        self._work = self._stepper_stages(program, f"{len(program.values):,} nodes")
+        self._timer.start(0)
+        self.busy.emit(True)
+        self.progress.emit("Preparing the steps…")
 
     def cancel(self) -> None:
         """End the build now: the child is ended and nothing of it lands."""
@@ -155,14 +167,19 @@ class ProgramBuild(QObject):
         for done in values_in_slices(instructions, labels, {}, values, NODES_PER_SLICE):
             yield f"Building the graph: {done:,} of {n:,} nodes…"
         program = Program(text, instructions, values, names, output_index, output_name)
-        yield "Preparing the steps…"
+        return (yield from self._stepper_stages(program, ""))
+
+    def _stepper_stages(self, program: Program, what: str) -> Generator[str, None, tuple]:
+        """The stepper of `program` made in slices; returns (program, stepper)."""
+        of = f" of {what}" if what else ""
+        yield f"Preparing the steps{of}…"
         slices = Stepper.in_slices(program.output, self._pitfall(), NODES_PER_SLICE)
         while True:
             try:
                 done, total = next(slices)
             except StopIteration as stop:
                 return program, stop.value
-            yield f"Preparing the steps: {100 * done // max(total, 1)}%…"
+            yield f"Preparing the steps{of}: {100 * done // max(total, 1)}%…"
 
     def _pause_collector(self) -> None:
         self._collector.pause()
