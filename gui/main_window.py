@@ -309,7 +309,10 @@ class MainWindow(QMainWindow):
         if self.program_build.running and not self.program_build.restepping:
             return  # the program being built gets its stepper for the new pitfall
         self.graph_tab.set_building(True)
-        self.program_build.restep(program)
+        stepper = self.session.stepper  # the same program's: its order is the same
+        self.program_build.restep(program, stepper.forward_steps
+                                  if stepper is not None and stepper.output is program.output
+                                  else None)
 
     @property
     def building(self) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import math
 from functools import partial
+from itertools import accumulate
 
 from PySide6.QtCore import QCoreApplication, QEvent, QRectF
 from PySide6.QtGui import QPainterPath
@@ -135,7 +136,7 @@ class GraphScene(QGraphicsScene):
         # its depth fixed from the start: left to Qt, the tree is made again from every
         # item whenever their count doubles, the last time in one go on the event loop
         self.setBspTreeDepth(max(5, math.ceil(math.log2(len(spec.ids) + 2))))
-        self._index = {node: i for i, node in enumerate(self.nodes)}
+        self._index = dict(zip(self.nodes, range(len(self.nodes))))
         yield
         index = self._index
         for j, s in enumerate(stepper.backward_steps):
@@ -169,7 +170,7 @@ class GraphScene(QGraphicsScene):
                 self._index_new_items()
                 yield
         self._index_new_items()
-        self._edge_of = {key: e for e, key in enumerate(spec.keys)}
+        self._edge_of = dict(zip(spec.keys, range(len(spec.keys))))
         yield from self._draw_plain_edges()
         if large:
             self.set_labels_visible(False)
@@ -303,6 +304,12 @@ class GraphScene(QGraphicsScene):
                         realized.add(item)
 
     # -- keeping up with the stepper ---------------------------------------------------------
+
+    def drawn_counts(self) -> list[int]:
+        """For k = 0 … len(nodes): how many of the first k nodes are drawn (in C loops:
+        a large graph has tens of thousands)."""
+        drawn = self._box.keys() | self.op_items.keys()
+        return list(accumulate(map(drawn.__contains__, range(len(self.nodes))), initial=0))
 
     def is_drawn(self, node: Value) -> bool:
         """Whether `node` has a box or an operation of its own in the picture."""

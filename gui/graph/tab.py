@@ -21,7 +21,7 @@ from engine.pitfalls import NO_SORT, OVERWRITE
 from engine.stepping import gradients_with
 from engine.value import Value
 from gui.graph.layout import layered_layout
-from gui.graph.layout.pieces import DrawingAssembler, pack_graph
+from gui.graph.layout.pieces import DrawingAssembler, pack_graph_steps
 from gui.graph.scene import MAX_DRAWN, GraphScene
 from gui.graph.session import Session
 from gui.graph.spec import LARGE, GraphSpec, graph_spec, graph_spec_steps
@@ -225,11 +225,19 @@ class GraphTab(QWidget):
         # laid out in a child process
         self._pause_collector()
         self._speccing = (self._generation,
-                          graph_spec_steps(stepper, self.session.roles(), folded=folded))
+                          self._spec_and_packed(stepper, self.session.roles(), folded))
         self._spec_slices.start()
         self._busy_due.start()
         self.status.emit(f"Laying out {n:,} nodes…")
         self._update_phase()
+
+    @staticmethod
+    def _spec_and_packed(stepper, roles, folded: bool):
+        """What to draw, and the graph packed for the layout's process, in slices;
+        returns (spec, packed)."""
+        spec = yield from graph_spec_steps(stepper, roles, folded=folded)
+        packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
+        return spec, packed
 
     @Slot()
     def _on_spec_slice(self) -> None:
@@ -246,11 +254,11 @@ class GraphTab(QWidget):
                 if deadline is not None and time.perf_counter() >= deadline:
                     return
         except StopIteration as done:
-            spec = done.value
+            spec, packed = done.value
         self._speccing = None
         self._spec_slices.stop()
         self._job = ProcessJob("gui.graph.layout.pieces", "layout_packed", one_by_one=True,
-                               **pack_graph(spec.sizes, spec.edges, spec.radii))
+                               **packed)
         self._pending = (generation, spec, DrawingAssembler())
         self._poll.start()
 
@@ -446,10 +454,7 @@ class GraphTab(QWidget):
     def _graph_drawn(self) -> None:
         """The scene holds the new graph: the view, the counts and the words follow."""
         # forward steps counted as the picture shows them: folded constants are skipped
-        drawn = [0]
-        for node in self.session.stepper.forward_steps:
-            drawn.append(drawn[-1] + self.scene.is_drawn(node))
-        self._drawn_before = drawn
+        self._drawn_before = self.scene.drawn_counts()
         self.view.graph_changed()
         n = len(self.scene.nodes)
         if self.scene.large:

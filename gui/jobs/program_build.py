@@ -64,12 +64,14 @@ class ProgramBuild(QObject):
         self.busy.emit(True)
         self.progress.emit(f"Parsing {len(text):,} characters…")
 
-    def restep(self, program: Program) -> None:
+    def restep(self, program: Program, forward_steps: list | None = None) -> None:
         """Make `program`'s stepper again (for the session's pitfall, read now), a slice
-        at a time, ending any build still running; `finished` as for a build."""
+        at a time, ending any build still running; `finished` as for a build.
+        `forward_steps`: the program's topological order, if known (a stepper has it)."""
         self.cancel()
         self.restepping = True
-        self._work = self._stepper_stages(program, f"{len(program.values):,} nodes")
+        self._work = self._stepper_stages(program, f"{len(program.values):,} nodes",
+                                          forward_steps)
         self._timer.start(0)
         self.busy.emit(True)
         self.progress.emit("Preparing the steps…")
@@ -143,8 +145,8 @@ class ProgramBuild(QObject):
         """The build as a generator: None while waiting for the child, a progress text
         after each slice of work; returns (program, stepper). Raises ExpressionError for
         an error in the program and RuntimeError if the child fails."""
-        head, instructions = None, []
-        while head is None or len(instructions) < head[1]:
+        head, instructions, order = None, [], None
+        while order is None:
             records = job.drain(limit=1)
             if not records:
                 if job.finished:
@@ -158,6 +160,8 @@ class ProgramBuild(QObject):
                     raise ExpressionError(message, line, col)
                 if record[0] == "head":
                     head = record
+                elif record[0] == "order":
+                    order = record[1]
                 else:
                     instructions.extend(map(Instruction._make, record[2]))
             if head is not None:
@@ -167,13 +171,17 @@ class ProgramBuild(QObject):
         for done in values_in_slices(instructions, labels, {}, values, NODES_PER_SLICE):
             yield f"Building the graph: {done:,} of {n:,} nodes…"
         program = Program(text, instructions, values, names, output_index, output_name)
-        return (yield from self._stepper_stages(program, ""))
+        forward_steps = list(map(values.__getitem__, order))
+        return (yield from self._stepper_stages(program, "", forward_steps))
 
-    def _stepper_stages(self, program: Program, what: str) -> Generator[str, None, tuple]:
-        """The stepper of `program` made in slices; returns (program, stepper)."""
+    def _stepper_stages(self, program: Program, what: str,
+                        forward_steps: list | None) -> Generator[str, None, tuple]:
+        """The stepper of `program` made in slices, its topological order given or not;
+        returns (program, stepper)."""
         of = f" of {what}" if what else ""
         yield f"Preparing the steps{of}…"
-        slices = Stepper.in_slices(program.output, self._pitfall(), NODES_PER_SLICE)
+        slices = Stepper.in_slices(program.output, self._pitfall(), NODES_PER_SLICE,
+                                   forward_steps)
         while True:
             try:
                 done, total = next(slices)

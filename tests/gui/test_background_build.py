@@ -149,3 +149,16 @@ def test_cancelling_a_bug_being_prepared_puts_the_engine_back(window, qtbot):
     assert "as they were" in window.statusBar().currentMessage()
     tab.actions["step"].trigger()
     assert before.position == 1
+
+
+def test_the_parser_process_sends_the_order_the_stepper_walks():
+    from engine.value import topological_order
+    from gui.jobs.parse_child import parse_pieces
+
+    text = "x = 0.5; w = -0.3\nz = x*w + x\ny = tanh(z) * z + w*w\n"
+    records = list(parse_pieces(text))
+    assert [r[0] for r in records] == ["head", "instructions", "order"]
+    program = parse(text)
+    walked = topological_order(program.output)
+    assert [id(program.values[i]) for i in records[-1][1]] == [id(v) for v in walked]
+    assert len(records[-1][1]) == len(walked) == len(program.values)

@@ -183,6 +183,16 @@ def test_a_graph_packed_for_the_child_is_laid_out_as_the_graph_itself():
     radii = [15.0 if size == OP else 0.0 for size in sizes]
     packed = pickle.loads(pickle.dumps(pieces.pack_graph(sizes, edges, radii)))
     assert pieces.unpack_graph(**packed) == (sizes, edges, radii)
+    steps = pieces.pack_graph_steps(sizes, edges, radii, every=7)
+    slices = 0
+    while True:
+        try:
+            next(steps)
+            slices += 1
+        except StopIteration as done:
+            assert pieces.unpack_graph(**done.value) == (sizes, edges, radii)
+            break
+    assert slices == -(-len(sizes) // 7) + -(-len(edges) // 7)
     assembler = pieces.DrawingAssembler()
     for record in pieces.layout_packed(**packed):
         assembler.add(record)

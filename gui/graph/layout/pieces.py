@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from itertools import chain
+from operator import itemgetter
 
 from gui.graph.layout import layered_layout
 from gui.graph.layout.routing import Drawing
 
 ROUTES_PER_PIECE = 200     # a route is a few segments of a few points: ~2 ms to unpickle
 ITEMS_PER_PIECE = 1_000    # a centre, a label centre or an index
+_AT_ONCE = 1 << 62         # a slice size that packs the whole graph in one slice
 
 
 def layout_pieces(sizes: list[tuple[float, float]],
@@ -40,14 +43,33 @@ def pack_graph(sizes: list[tuple[float, float]],
     """`layout_pieces`' arguments as flat arrays of numbers: a child process is sent
     them at the cost of a copy (the same lists of tuples take Python's pickle 40 ms at
     20,000 nodes, on the window's thread)."""
-    nan = math.nan
-    return {
-        "sizes": array("d", [x for size in sizes for x in size]),
-        "ends": array("q", [k for u, v, _ in edges for k in (u, v)]),
-        "labels": array("d", [x for _, _, label in edges
-                              for x in (label if label is not None else (nan, nan))]),
-        "radii": None if radii is None else array("d", radii),
-    }
+    steps = pack_graph_steps(sizes, edges, radii, _AT_ONCE)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def pack_graph_steps(sizes: list[tuple[float, float]],
+                     edges: list[tuple[int, int, tuple[float, float] | None]],
+                     radii: list[float] | None = None,
+                     every: int = 5_000) -> Generator[None, None, dict]:
+    """`pack_graph` a slice of `every` nodes and edges at a time: it yields between
+    slices and returns the packed graph."""
+    none = (math.nan, math.nan)  # an edge without a label
+    packed = {"sizes": array("d"), "ends": array("q"), "labels": array("d"),
+              "radii": None if radii is None else array("d", radii)}
+    for a in range(0, len(sizes), every):  # in C loops, a slice at a time
+        packed["sizes"].extend(chain.from_iterable(sizes[a:a + every]))
+        yield
+    for a in range(0, len(edges), every):
+        part = edges[a:a + every]
+        packed["ends"].extend(chain.from_iterable(map(itemgetter(0, 1), part)))
+        packed["labels"].extend(chain.from_iterable(
+            none if label is None else label for label in map(itemgetter(2), part)))
+        yield
+    return packed
 
 
 def unpack_graph(sizes: array, ends: array, labels: array,
