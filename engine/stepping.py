@@ -18,6 +18,8 @@ from engine._gc import collector_paused
 from engine.pitfalls import OVERWRITE, rule_order
 from engine.value import Value, topological_order
 
+_AT_ONCE = 1 << 62  # a slice size that makes the whole in one slice
+
 
 @dataclass(frozen=True, slots=True)
 class Contribution:
@@ -55,12 +57,17 @@ def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardSte
 
 
 def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep],
-                   order: list[Value], every: int = 5_000) -> Iterator[int]:
+                   order: list[Value], every: int = 5_000,
+                   forward_steps: list[Value] | None = None) -> Iterator[int]:
     """Make `backward_plan(output, pitfall)` into `steps` (appended to), applying the
     rules of `order` (`rule_order(output, pitfall)`), and yield how many nodes of the
-    order are done after every `every` of them."""
+    order are done after every `every` of them (0 while a bug's correct gradients are
+    worked out first). `forward_steps`: `output`'s topological order, if known."""
     overwrite = pitfall == OVERWRITE
-    correct = _final_gradients(output) if pitfall else {}
+    correct: dict[Value, float] = {}
+    if pitfall:
+        for _ in _final_gradients_in_slices(output, correct, every, forward_steps):
+            yield 0
     grads: dict[Value, float] = {output: 1.0}
     seed = Contribution(output, 1.0, 1.0, 1.0, 0.0, 1.0)
     steps.append(BackwardStep(output, (seed,), seed=True))
@@ -86,12 +93,27 @@ def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep]
 def _final_gradients(output: Value) -> dict[Value, float]:
     """Every node's gradient after the correct backward pass, on the side: the
     nodes' own `grad` is left as it was."""
-    grads: dict[Value, float] = {output: 1.0}
-    for node in reversed(topological_order(output)):
-        g = grads.get(node, 0.0)
-        for parent, local in zip(node._prev, node._local):
-            grads[parent] = grads.get(parent, 0.0) + local * g
+    grads: dict[Value, float] = {}
+    for _ in _final_gradients_in_slices(output, grads, _AT_ONCE):
+        pass
     return grads
+
+
+def _final_gradients_in_slices(output: Value, grads: dict[Value, float], every: int,
+                               forward_steps: list[Value] | None = None) -> Iterator[None]:
+    """`_final_gradients` into `grads`, yielding after every `every` nodes."""
+    if forward_steps is None:
+        with collector_paused():
+            forward_steps = topological_order(output)
+    grads[output] = 1.0
+    order = forward_steps[::-1]
+    for start in range(0, len(order), every):
+        with collector_paused():
+            for node in order[start:start + every]:
+                g = grads.get(node, 0.0)
+                for parent, local in zip(node._prev, node._local):
+                    grads[parent] = grads.get(parent, 0.0) + local * g
+        yield
 
 
 def _name(node: Value) -> str:
@@ -123,9 +145,6 @@ def gradients_with(program, pitfall: str | None = None) -> dict[str, float]:
     copy = program.rebuild()
     Stepper(copy.output, pitfall).run_to_end()
     return {name: leaf.grad for name, leaf in copy.inputs.items()}
-
-
-_AT_ONCE = 1 << 62  # a slice size that makes the whole in one slice
 
 
 class _PlanIndex:
@@ -243,10 +262,12 @@ class Stepper:
         total = 3 * n
         yield n, total
         with collector_paused():
-            order = (forward_steps[::-1] if pitfall is None
+            # children before parents: the reverse of the forward order, unless the bug
+            # skips the sort (rule_order also refuses an unknown pitfall)
+            order = (forward_steps[::-1] if pitfall in (None, OVERWRITE)
                      else rule_order(output, pitfall))
         steps: list[BackwardStep] = []
-        for done in plan_in_slices(output, pitfall, steps, order, every):
+        for done in plan_in_slices(output, pitfall, steps, order, every, forward_steps):
             yield n + done, total
         stepper = cls.__new__(cls)
         with collector_paused():
