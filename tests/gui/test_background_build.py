@@ -162,3 +162,20 @@ def test_the_parser_process_sends_the_order_the_stepper_walks():
     walked = topological_order(program.output)
     assert [id(program.values[i]) for i in records[-1][1]] == [id(v) for v in walked]
     assert len(records[-1][1]) == len(walked) == len(program.values)
+
+
+def test_opening_a_200000_node_file_never_freezes_the_window(window, qtbot, tmp_path):
+    text = chain_program(200_000)
+    path = tmp_path / "huge.expr"
+    path.write_text(text, encoding="utf-8")
+    heart = Heartbeat()
+    start = time.perf_counter()
+    assert window.open_file(str(path))
+    qtbot.waitUntil(lambda: window.session.program is not None
+                    and window.session.program.source == text, timeout=180_000)
+    qtbot.wait(100)  # the editor and the view take the new text and graph
+    heart.timer.stop()
+    assert heart.longest_gap(start, time.perf_counter()) < 0.5
+    assert window.editor.text() == text
+    assert len(window.session.stepper.forward_steps) > 190_000
+    assert window.windowTitle().startswith("huge.expr")
