@@ -24,6 +24,7 @@ from gui.graph.inspector import Inspector
 from gui.graph.session import Session
 from gui.graph.tab import GraphTab
 from gui.jobs import process_job, threads
+from gui.jobs.disposal import Disposal
 from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
 from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
@@ -100,6 +101,8 @@ class MainWindow(QMainWindow):
         self.program_build = ProgramBuild(lambda: self.session.pitfall, self)
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
         self.session.restep = self._restep
+        self.disposal = Disposal(self)  # old programs let go of a slice at a time
+        self.session.dispose = self.disposal.drop
 
         self._build_menus()
         self.editor.build_requested.connect(self.build)

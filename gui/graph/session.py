@@ -34,6 +34,8 @@ class Session(QObject):
         self._roles: tuple[Program, MappingProxyType] | None = None  # (for, roles)
         # makes a big program's stepper for a new pitfall without holding the thread
         self.restep: Callable[[Program], None] | None = None
+        # lets go of the programs and steppers replaced (a big one's, a slice at a time)
+        self.dispose: Callable[..., None] | None = None
 
     def load(self, program: Program, source_name: str = "") -> None:
         self.load_prepared(program, Stepper(program.output, self.pitfall), source_name)
@@ -43,11 +45,15 @@ class Session(QObject):
         made for another pitfall than the session's is made again here."""
         if stepper.output is not program.output or stepper.pitfall != self.pitfall:
             stepper = Stepper(program.output, self.pitfall)
+        old = [o for o in (self.stepper, self.program) if o is not stepper and o is not program]
         self.program = program
         self._roles = None  # made again when first asked for
         self.stepper = stepper
         self.source_name = source_name
         self.generation += 1
+        if self.dispose is not None:
+            self.dispose(*old)
+        del old
         self.loaded.emit()
 
     def set_pitfall(self, pitfall: str | None) -> None:
