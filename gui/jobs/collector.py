@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 
-
 # one pause for the whole window, however many holders (a program's build, its graph's
 # layout and drawing): the first to pause notes whether the collector was on, the last to
 # resume turns it back on. Each holder keeping its own note would let a build that ends
