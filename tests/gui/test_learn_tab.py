@@ -5,7 +5,7 @@ import math
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QDialog
+from PySide6.QtWidgets import QApplication, QDialog, QLabel
 
 from engine.learn.code_export import script
 from engine.learn.multiply_rule import LearnerMultiplyRule
@@ -267,7 +267,7 @@ def test_the_quiz_gives_immediate_feedback(window, qtbot):
         assert quiz.feedback[q].verdict == "right"
         assert question.explanation in quiz.feedback[q].plain
     assert "5 of 5 right" in quiz.score.text()
-    assert tab.sections.item(len(SECTIONS) - 1).text().startswith("✓")
+    assert tab.sections.item(len(SECTIONS) - 1).text() == "12. Recap and quiz  ✓"
     # the right answers are not all in one place
     assert len({q.right for q in QUESTIONS}) >= 3
 
@@ -315,3 +315,15 @@ def test_bad_progress_falls_back_to_the_defaults(qtbot, section, seen, solved, q
     assert tab.progress.solved <= {"multiply", "chain"}
     assert set(tab.quiz.answers) <= {1, 2}
     assert all(0 <= o < 4 for o in tab.quiz.answers.values())
+
+
+def test_a_click_on_an_options_words_chooses_it(qtbot):
+    tab = LearnTab()
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.open_section("quiz")
+    radio = tab.quiz.radio(4, 0)
+    words = next(w for w in tab.quiz.findChildren(QLabel) if getattr(w, "radio", None) is radio)
+    assert words.wordWrap() and words.text() == QUESTIONS[4].options[0]
+    qtbot.mouseClick(words, Qt.MouseButton.LeftButton)
+    assert radio.isChecked() and tab.quiz.feedback[4].verdict == "right"

@@ -23,6 +23,9 @@ class Exercise(QGroupBox):
         super().__init__(EXERCISE_TITLES[self.key], parent)
         self.director = director
         self.setObjectName(f"exercise_{self.key}")
+        # the title stands out; what is inside keeps the normal weight
+        self.setStyleSheet("QGroupBox { font-weight: bold; } "
+                           "QGroupBox * { font-weight: normal; }")
         self.is_solved = False
 
     def mark_solved(self) -> None:

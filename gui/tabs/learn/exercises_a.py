@@ -176,10 +176,11 @@ class ChainExercise(Exercise):
                                            symbolBrush="#dc2626")
         saturated = chain_check.saturated_check()
         self.saturated = _intro(
-            f"Why x = 2 proves nothing: there autodiff gives {saturated.autodiff:.10f}, the "
-            f"right formula {saturated.right:.10f}, and a formula that forgets the "
-            f"(3x² + 3) factor {saturated.forgetful:.10f}. Where every answer is 0, "
-            "agreeing is no evidence: compare where the derivative is not flat.", self)
+            f"Why x = 2 proves nothing: there autodiff gives {saturated.autodiff:.10f} "
+            f"({saturated.autodiff:.1e}), the right formula {saturated.right:.10f}, and a "
+            f"formula that forgets the (3x² + 3) factor {saturated.forgetful:.10f} "
+            f"({saturated.forgetful:.1e}). Where every answer prints as 0, agreeing is no "
+            "evidence: compare where the derivative is not flat.", self)
         form = QFormLayout()
         form.addRow("y =", self.function)
         form.addRow("dy/dx =", self.derivative)

@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal, Slot
-from PySide6.QtWidgets import QButtonGroup, QGroupBox, QLabel, QRadioButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gui.tabs.learn.common import Feedback
 from gui.tabs.learn.content import QUESTIONS
+
+
+class _OptionText(QLabel):
+    """An option's words, wrapped; a click on them chooses the option."""
+
+    def __init__(self, text: str, radio: QRadioButton, parent=None):
+        super().__init__(text, parent)
+        self.radio = radio
+        self.setWordWrap(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def mousePressEvent(self, event) -> None:
+        self.radio.click()
 
 
 class Quiz(QWidget):
@@ -33,10 +54,15 @@ class Quiz(QWidget):
             inner.addWidget(text)
             group = QButtonGroup(frame)
             for o, option in enumerate(question.options):
-                radio = QRadioButton(f"{'ABCD'[o]}. {option}", frame)
+                # a radio button does not wrap its text: the option is a label beside it
+                radio = QRadioButton(f"{'ABCD'[o]}.", frame)
                 radio.setToolTip("Choose this answer: the verdict appears at once")
+                words = _OptionText(option, radio, frame)
                 group.addButton(radio, o)
-                inner.addWidget(radio)
+                row = QHBoxLayout()
+                row.addWidget(radio, 0, Qt.AlignmentFlag.AlignTop)
+                row.addWidget(words, 1)
+                inner.addLayout(row)
             group.idClicked.connect(lambda o, q=q: self.choose(q, o))
             note = Feedback(frame)
             inner.addWidget(note)

@@ -45,14 +45,16 @@ class LearnTab(QWidget):
         }
         self.sections = QListWidget(self)
         self.sections.setObjectName("learn_sections")
+        self.sections.setSpacing(3)
         self.sections.setToolTip("The lesson's sections in order; ✓ marks those seen and "
                                  "the exercises solved")
         self.pages = QStackedWidget(self)
         self.show_buttons: dict[str, QPushButton] = {}
         self.quiz: Quiz | None = None
         for section in SECTIONS:
-            self.sections.addItem(section.title)
+            self.sections.addItem(section.title)  # numbered and marked by _update_marks
             page = QWidget(self)
+            page.setMaximumWidth(1150)  # lines of text a reader can follow
             box = QVBoxLayout(page)
             title = QLabel(section.title, page)
             font = title.font()
@@ -180,7 +182,7 @@ class LearnTab(QWidget):
                 done = p.right_answers == len(QUESTIONS)
             elif section.exercise:
                 done = section.exercise in p.solved
-            self.sections.item(i).setText(("✓ " if done else "    ") + section.title)
+            self.sections.item(i).setText(f"{i + 1}. {section.title}" + ("  ✓" if done else ""))
         self.summary.setText(
             f"Section {self.current + 1} of {len(SECTIONS)} · "
             f"{len(p.solved)} of {len(EXERCISES)} exercises solved · "
