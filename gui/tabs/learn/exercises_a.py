@@ -160,6 +160,7 @@ class ChainExercise(Exercise):
         plots.style(item)
         item.addLegend(offset=(10, 10))
         item.setLabel("bottom", "x")
+        item.setLabel("left", "dy/dx")
         self.autodiff_curve = item.plot([], [], pen=plots.pg.mkPen("#2563eb", width=2),
                                         name="autodiff")
         self.hand_curve = item.plot([], [], pen=plots.pg.mkPen("#ea580c", width=2,
@@ -171,6 +172,8 @@ class ChainExercise(Exercise):
         plots.style(diff_item)
         diff_item.setLabel("left", "yours − autodiff")
         diff_item.setXLink(item)
+        for axis in (item.getAxis("left"), diff_item.getAxis("left")):
+            axis.setWidth(64)  # the same width, so that the two x axes line up
         self.diff_curve = diff_item.plot([], [], pen=plots.pg.mkPen("#dc2626", width=2))
         self.worst_marker = diff_item.plot([], [], pen=None, symbol="o", symbolSize=9,
                                            symbolBrush="#dc2626")
