@@ -327,3 +327,14 @@ def test_a_click_on_an_options_words_chooses_it(qtbot):
     assert words.wordWrap() and words.text() == QUESTIONS[4].options[0]
     qtbot.mouseClick(words, Qt.MouseButton.LeftButton)
     assert radio.isChecked() and tab.quiz.feedback[4].verdict == "right"
+
+
+def test_alt_page_down_and_up_move_between_sections(window, qtbot):
+    tab = open_learn(window, qtbot)
+    window.activateWindow()
+    tab.sections.setFocus()
+    qtbot.keyClick(tab.sections, Qt.Key.Key_PageDown, Qt.KeyboardModifier.AltModifier)
+    assert tab.current == 1
+    qtbot.keyClick(tab.sections, Qt.Key.Key_PageUp, Qt.KeyboardModifier.AltModifier)
+    assert tab.current == 0
+    assert "Alt+PgDown" in tab.next.toolTip()
