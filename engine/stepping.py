@@ -47,7 +47,11 @@ def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardSte
     """The backward pass from zero gradients as a list of steps, the seed step first.
 
     With `pitfall` ('overwrite' or 'no-sort') the plan makes that bug; ValueError for
-    any other name. Leaves have no rule and get no step.
+    any other name. A pitfall may also be an engine variant with rules of its own (an
+    object with `local_grads(node)` and `wrong_local(node, i, used, right)`, such as a
+    learner's multiply rule): its rules are applied in the correct order, and a step
+    whose local derivative or upstream gradient differs from the correct engine's
+    says so in `problem`. Leaves have no rule and get no step.
     """
     steps: list[BackwardStep] = []
     for _ in plan_in_slices(output, pitfall, steps, rule_order(output, pitfall)):

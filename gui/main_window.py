@@ -40,7 +40,8 @@ SHORTCUTS = [
     ("Ctrl+O / Ctrl+S", "Open / save a program"), ("Ctrl+R", "Write the report"),
     ("Ctrl+0", "Fit the graph"), ("Ctrl+K", "Show constants as nodes, or folded"),
     ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+6", "Switch tab"),
-    ("Ctrl+G", "Apply one gradient step"), ("Alt+PgUp / Alt+PgDown", "Learn: previous / next section"),
+    ("Ctrl+G", "Apply one gradient step"),
+    ("Alt+PgUp / Alt+PgDown", "Learn: previous / next section"),
     ("F1", "This list"), ("Ctrl+Q", "Quit"),
 ]
 

@@ -62,14 +62,14 @@ def with_inputs(program: Program, values: dict[str, float]) -> str:
     new values (each the shortest text that reads back as the same float), everything
     else as it was."""
     text = program.source
-    tokens = tokenize(text, Lines(text))
     lines = Lines(text)
+    tokens = tokenize(text, lines)
     where = {}
     for name in values:
         ins = program.instructions[program._name_index[name]]
         where[(ins.line, ins.col)] = name
     edits = []
-    for i, (kind, piece, offset) in enumerate(tokens):
+    for i, (kind, _, offset) in enumerate(tokens):
         name = where.get(lines.locate(offset)) if kind == NAME else None
         if name is None:
             continue

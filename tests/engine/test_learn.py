@@ -16,7 +16,7 @@ from engine.learn.code_export import FRAMEWORKS, script
 from engine.learn.formula import Formula
 from engine.learn.gradient_step import default_parameters, gradient_step, with_inputs
 from engine.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
-from engine.learn.passes import count_passes, PassCount
+from engine.learn.passes import PassCount, count_passes
 from engine.stepping import Stepper, first_wrong_step, gradients_with
 from tests.engine.helpers import NEURON
 

@@ -3,7 +3,7 @@ program; the editor gets the new values and the graph is built again."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
 )
-from PySide6.QtCore import Qt
 
 from engine import ExpressionError
 from engine.learn.gradient_step import (
