@@ -16,6 +16,7 @@ LESSON_DERIVATIVE = "(1 - tanh(x**3 + 3*x)**2) * (3*x**2 + 3)"
 # indistinguishable from the right one where tanh is flat
 FORGETFUL_DERIVATIVE = "1 - tanh(x**3 + 3*x)**2"
 MAX_POINTS = 2_001
+NODE_BUDGET = 200_000  # nodes evaluated in all (points x program size): well under a second
 
 
 def close(x: float, y: float) -> bool:
@@ -74,13 +75,15 @@ def autodiff_derivative(program: Program, x: float) -> float:
 
 def compare(function_text: str, derivative_text: str, lo: float, hi: float,
             n: int = 401) -> ChainComparison:
-    """Autodiff against the learner's derivative at `n` evenly spaced x in [lo, hi].
+    """Autodiff against the learner's derivative at `n` evenly spaced x in [lo, hi]
+    (fewer for a program so big that `n` points would exceed NODE_BUDGET nodes).
     Raises ExpressionError for a function or derivative outside the language, and
     ValueError for an empty or inverted range."""
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
         raise ValueError("the range needs two finite numbers, the first below the second")
-    n = max(2, min(n, MAX_POINTS))
     program = one_input_program(function_text)
+    # a big program gets fewer points, so that the check stays quick
+    n = max(2, min(n, MAX_POINTS, NODE_BUDGET // len(program.values)))
     (name,) = program.inputs
     hand = Formula(derivative_text, (name,))
     xs, ad, hd, skipped = [], [], [], 0

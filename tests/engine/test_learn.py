@@ -178,3 +178,11 @@ def test_the_passes_are_counted():
     assert result.forward_ms > 0 and result.reverse_ms > 0
     with pytest.raises(ValueError):
         list(count_passes(0))
+
+
+def test_a_big_program_is_compared_at_fewer_points():
+    chain = "x = 0.1\n" + "".join(f"a{i} = tanh(a{i - 1})\n" if i else "a0 = tanh(x)\n"
+                                 for i in range(5_000))
+    program = chain_check.one_input_program(chain)
+    result = chain_check.compare(chain, "0*x", -1, 1)
+    assert len(result.xs) == chain_check.NODE_BUDGET // len(program.values) < 401

@@ -338,3 +338,33 @@ def test_alt_page_down_and_up_move_between_sections(window, qtbot):
     qtbot.keyClick(tab.sections, Qt.Key.Key_PageUp, Qt.KeyboardModifier.AltModifier)
     assert tab.current == 0
     assert "Alt+PgDown" in tab.next.toolTip()
+
+
+def test_the_window_remembers_learn_progress(qtbot):
+    from gui.main_window import MainWindow
+
+    first = MainWindow(remember=True)
+    qtbot.addWidget(first)
+    first.learn_tab.open_section("quiz")
+    first.learn_tab.quiz.radio(2, QUESTIONS[2].right).click()
+    first.close()
+    again = MainWindow(remember=True)
+    qtbot.addWidget(again)
+    tab = again.learn_tab
+    assert tab.current == len(SECTIONS) - 1
+    assert tab.quiz.answers == {2: QUESTIONS[2].right}
+    assert tab.quiz.feedback[2].verdict == "right"
+    again.close()
+
+
+def test_counting_the_passes_can_be_cancelled(qtbot):
+    tab = LearnTab()
+    qtbot.addWidget(tab)
+    ex = tab.exercises["passes"]
+    ex.n.setValue(2000)
+    ex.start.click()
+    assert ex.cancel.isEnabled()
+    ex.cancel.click()
+    assert not ex.running and ex.result is None
+    assert ex.feedback.plain == "Cancelled." and ex.start.isEnabled()
+    assert not ex.is_solved
