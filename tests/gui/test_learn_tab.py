@@ -233,7 +233,13 @@ def test_exercise_5_scripts_beside_the_tensorflow_check(window, qtbot):
     checker.message = ""
     checker.changed.emit()
     assert ex.results.verdict == "right"
-    assert "w2: ours -4.0, TensorFlow -4.0, difference 0.00e+00" in ex.results.plain
+    assert "2 gradients, largest difference from ours 0.00e+00" in ex.results.plain
+    assert "<td>w2</td><td align='right'>-4.0</td><td align='right'>-4.0</td>" \
+        in ex.table.text()
+    checker.rows = [GradientRow("w1", -2.0, -2.5, 0.5)]
+    checker.changed.emit()
+    assert ex.results.verdict == "wrong" and "1 gradient, largest difference from ours 5.00e-01" \
+        in ex.results.plain
     checker.message = "TensorFlow cannot be imported"
     checker.changed.emit()
     assert ex.results.verdict == "wrong"

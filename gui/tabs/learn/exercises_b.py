@@ -3,7 +3,9 @@ TensorFlow check, and the passes counted."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Slot
+import html
+
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -143,18 +145,21 @@ class FrameworksExercise(Exercise):
         self.code.setReadOnly(True)
         self.code.setFont(monospace())
         self.code.setMinimumHeight(220)
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.code.setPlaceholderText("The script appears here as well as on the clipboard.")
         self.results = Feedback(self)
         self.results.say("TensorFlow's gradients for the program appear here.")
+        self.table = QLabel(self)
+        self.table.setObjectName("tensorflow_rows")
+        self.table.setTextFormat(Qt.TextFormat.RichText)
         box = QVBoxLayout(self)
         box.addWidget(_intro("Copy the script, run it with python where the framework is "
                              "installed, and compare its gradients with the app's. The app's "
                              "own TensorFlow check runs the same graph beside it.", self))
         box.addLayout(row)
-        split = QHBoxLayout()
-        split.addWidget(self.code, 3)
-        split.addWidget(self.results, 2)
-        box.addLayout(split)
+        box.addWidget(self.code)
+        box.addWidget(self.results)
+        box.addWidget(self.table)
         if checker is not None:
             checker.changed.connect(self._show_check)
 
@@ -186,12 +191,20 @@ class FrameworksExercise(Exercise):
             return
         if checker.message:
             self.results.wrong(checker.message)
+            self.table.clear()
             return
-        lines = [f"{r.name}: ours {r.ours!r}, TensorFlow {r.tensorflow!r}, difference "
-                 f"{r.difference:.2e}" for r in checker.rows]
         worst = max((r.difference for r in checker.rows), default=0.0)
-        self.results.right("tf.GradientTape, float64:\n" + "\n".join(lines)
-                           + f"\nLargest difference: {worst:.2e}.")
+        verdict = self.results.right if worst <= 1e-12 else self.results.wrong
+        n = len(checker.rows)
+        verdict(f"tf.GradientTape (float64) on the program in the Graph tab: {n} "
+                f"gradient{'' if n == 1 else 's'}, largest difference from ours {worst:.2e}.")
+        cells = "".join(
+            f"<tr><td>{html.escape(r.name)}</td><td align='right'>{r.ours!r}</td>"
+            f"<td align='right'>{r.tensorflow!r}</td><td align='right'>{r.difference:.2e}"
+            "</td></tr>" for r in checker.rows)
+        self.table.setText("<table cellspacing='0' cellpadding='3'><tr><th align='left'>"
+                           "input</th><th>ours</th><th>tf.GradientTape</th><th>difference"
+                           f"</th></tr>{cells}</table>")
         if worst <= 1e-12:
             self.mark_solved()
 
