@@ -69,6 +69,16 @@ def test_show_me_sets_up_the_tab_the_program_and_the_step(window, qtbot, action,
         assert grads(window) == {"a": 1.0}
 
 
+def test_show_me_one_hidden_unit_trains_the_xor_network_with_one(window, qtbot):
+    tab = open_learn(window, qtbot, "xor")
+    tab.show_buttons["xor1"].click()
+    xor = window.xor_tab
+    assert window.tabs.currentWidget() is xor
+    assert xor.hidden.value() == 1 and xor.running
+    qtbot.waitUntil(lambda: xor.epoch > 0, timeout=30_000)
+    xor.stop()
+
+
 def test_exercise_1_the_multiply_rule_wrong_then_right(window, qtbot):
     tab = open_learn(window, qtbot, "engine")
     ex = tab.exercises["multiply"]

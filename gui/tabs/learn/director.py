@@ -33,6 +33,12 @@ class Director:
         if action in TAB_FOR:
             self.show_tab(TAB_FOR[action])
             return
+        if action == "xor1":  # one hidden unit: a single line cannot separate XOR
+            self.show_tab("XOR")
+            xor = self.window.xor_tab
+            xor.hidden.setValue(1)  # resets the run
+            xor.start()
+            return
         engine = OVERWRITE if action == "overwrite" else None
         self.open_graph(PRESETS / PRESET_FOR[action], engine)
         stepper = self.session.stepper
