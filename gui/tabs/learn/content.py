@@ -138,7 +138,7 @@ which gives the curved band you see in the XOR tab's picture of the output.</p>"
                     "xor"),
              ShowMe("Show me one hidden unit fail", "The XOR tab with a single hidden "
                     "unit, training: its output depends on one line through the square, so "
-                    "the loss stalls far above zero (about 0.67 after 3,000 epochs)", "xor1"))),
+                    "the loss stalls far above zero", "xor1"))),
     Section("move", "See it move", """
 <p>The Graph tab is the moving picture: press <b>Right</b> to step. The forward pass fills
 in each node's value in topological order; the backward pass then applies one node's rule
