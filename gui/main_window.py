@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         # a big program is parsed in a child process and built in slices
         self.program_build = ProgramBuild(lambda: self.session.pitfall, self)
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
+        self.session.restep = self._restep
 
         self._build_menus()
         self.editor.build_requested.connect(self.build)
@@ -325,6 +326,16 @@ class MainWindow(QMainWindow):
         self.graph_tab.set_building(True)
         self.program_build.start(text)  # ends the build before, if one runs
 
+    def _restep(self, program) -> None:
+        """A big program's stepper for the session's new pitfall, made in slices."""
+        if self.program_build.running and not self.program_build.restepping:
+            return  # the program being built gets its stepper for the new pitfall
+        self.graph_tab.set_building(True)
+        stepper = self.session.stepper  # the same program's: its order is the same
+        self.program_build.restep(program, stepper.forward_steps
+                                  if stepper is not None and stepper.output is program.output
+                                  else None)
+
     @property
     def building(self) -> bool:
         """True while a big program is built in the background."""
@@ -339,10 +350,15 @@ class MainWindow(QMainWindow):
     def cancel_building(self) -> None:
         """The user's Cancel: the build ends; the graph keeps the last program."""
         if self.program_build.running:
+            restepping = self.program_build.restepping
             self.program_build.cancel()
             self._opening = None
+            if restepping:  # back to the engine whose stepper the session still has
+                self.graph_tab.show_pitfall(self.session.stepper.pitfall)
             self.graph_tab.set_building(False)
-            self.show_status("Build cancelled: the graph shows the last program that built")
+            self.show_status("Cancelled: the graph and its steps are as they were"
+                             if restepping else
+                             "Build cancelled: the graph shows the last program that built")
 
     @Slot(bool)
     def _on_build_busy(self, busy: bool) -> None:
@@ -352,6 +368,10 @@ class MainWindow(QMainWindow):
     @Slot(object, object)
     def _on_built(self, program, stepper) -> None:
         self.graph_tab.set_building(False)
+        if program is self.session.program:  # the same program, stepped with a new bug
+            self.session.load_prepared(program, stepper, self.session.source_name)
+            self.graph_tab.focus_graph()
+            return
         if self._opening is not None:
             path, text = self._opening
             self._opening = None
