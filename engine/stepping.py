@@ -11,6 +11,7 @@ because the plan makes the same additions in the same order.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
@@ -48,7 +49,11 @@ def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardSte
     """The backward pass from zero gradients as a list of steps, the seed step first.
 
     With `pitfall` ('overwrite' or 'no-sort') the plan makes that bug; ValueError for
-    any other name. Leaves have no rule and get no step.
+    any other name. A pitfall may also be an engine variant with rules of its own (an
+    object with `local_grads(node)` and `wrong_local(node, i, used, right)`, such as a
+    learner's multiply rule): its rules are applied in the correct order, and a step
+    whose local derivative or upstream gradient differs from the correct engine's
+    says so in `problem`. Leaves have no rule and get no step.
     """
     steps: list[BackwardStep] = []
     for _ in plan_in_slices(output, pitfall, steps, rule_order(output, pitfall)):
@@ -64,6 +69,7 @@ def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep]
     order are done after every `every` of them (0 while a bug's correct gradients are
     worked out first). `forward_steps`: `output`'s topological order, if known."""
     overwrite = pitfall == OVERWRITE
+    own_rules = getattr(pitfall, "local_grads", None)  # an engine variant's own rules
     correct: dict[Value, float] = {}
     if pitfall:
         for _ in _final_gradients_in_slices(output, correct, every, forward_steps):
@@ -78,14 +84,18 @@ def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep]
                     continue
                 upstream = grads.get(node, 0.0)
                 received = []
-                for parent, local in zip(node._prev, node._local):
+                for parent, local in zip(node._prev,
+                                         own_rules(node) if own_rules else node._local):
                     before = grads.get(parent, 0.0)
                     contribution = local * upstream
                     after = contribution if overwrite else before + contribution
                     grads[parent] = after
                     received.append(Contribution(parent, local, upstream, contribution,
                                                  before, after))
-                problem = _problem(node, upstream, received, correct) if pitfall else ""
+                if own_rules:
+                    problem = _own_rule_problem(pitfall, node, upstream, received, correct)
+                else:
+                    problem = _problem(node, upstream, received, correct) if pitfall else ""
                 steps.append(BackwardStep(node, tuple(received), problem=problem))
         yield min(start + every, len(order))
 
@@ -131,6 +141,21 @@ def _problem(node: Value, upstream: float, received: list[Contribution],
         if c.after != c.before + c.contribution:
             return (f"{_name(c.parent)} had {c.before:.6g} and received {c.contribution:.6g}, "
                     f"but now holds {c.after:.6g}: '=' overwrote what '+=' would have kept")
+    return ""
+
+
+def _own_rule_problem(variant, node: Value, upstream: float, received: list[Contribution],
+                      correct: dict[Value, float]) -> str:
+    """How a step of an engine variant with rules of its own departs from the correct
+    engine ('' if it does not): a wrong local derivative, or a wrong gradient passed on.
+    Compared allowing for rounding: a rule written another way may round differently."""
+    expected = correct.get(node, 0.0)
+    if not math.isclose(upstream, expected, rel_tol=1e-9, abs_tol=1e-12):
+        return (f"{_name(node)} passed on a gradient of {upstream:.6g}, but its gradient is "
+                f"{expected:.6g}: a wrong local derivative earlier in the pass reached it")
+    for i, (c, right) in enumerate(zip(received, node._local)):
+        if not math.isclose(c.local, right, rel_tol=1e-9, abs_tol=1e-12):
+            return variant.wrong_local(node, i, c.local, right)
     return ""
 
 

@@ -29,16 +29,20 @@ from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
 from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
 from gui.tabs.lazy import LazyTabs
+from gui.tabs.learn.code_actions import CodeCopier
+from gui.tabs.learn.gradient_step import GradientStepper
 
 APP_NAME = "Autograd Debugger"
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
-TABS = ("graph", "rules", "modes", "xor", "pitfalls")
+TABS = ("graph", "rules", "modes", "xor", "pitfalls", "learn")
 SHORTCUTS = [
     ("Right", "Step"), ("Left", "Step back"), ("Space", "Play / pause"),
     ("Home", "Reset"), ("End", "Run to end"), ("Ctrl+Enter", "Build the program"),
     ("Ctrl+O / Ctrl+S", "Open / save a program"), ("Ctrl+R", "Write the report"),
     ("Ctrl+0", "Fit the graph"), ("Ctrl+K", "Show constants as nodes, or folded"),
-    ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
+    ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+6", "Switch tab"),
+    ("Ctrl+G", "Apply one gradient step"),
+    ("Alt+PgUp / Alt+PgDown", "Learn: previous / next section"),
     ("F1", "This list"), ("Ctrl+Q", "Quit"),
 ]
 
@@ -76,6 +80,7 @@ class MainWindow(QMainWindow):
         self.lazy_tabs.add("Modes", self._make_modes_tab)
         self.lazy_tabs.add("XOR", self._make_xor_tab)
         self.lazy_tabs.add("Pitfalls", self._make_pitfalls_tab)
+        self.lazy_tabs.add("Learn", self._make_learn_tab)
         self.setCentralWidget(self.tabs)
 
         self.editor = EditorPanel(self)
@@ -157,6 +162,17 @@ class MainWindow(QMainWindow):
         tab.preset_requested.connect(self.open_preset)
         return tab
 
+    def _make_learn_tab(self):
+        from gui.tabs.learn.director import Director
+        from gui.tabs.learn.tab import LearnTab
+
+        return LearnTab(Director(self), self.settings if self.remember else None,
+                        self.gradient_stepper, self.code_copier, self.checker, self)
+
+    @property
+    def learn_tab(self):
+        return self.lazy_tabs.tab("Learn")
+
     @property
     def rules_tab(self):
         return self.lazy_tabs.tab("Rules")
@@ -217,6 +233,9 @@ class MainWindow(QMainWindow):
                          "in scene coordinates")
         self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
                      "Recompute every table of the seed page into a folder (Markdown + PNG)")
+        self.code_copier = CodeCopier(self)
+        for action in self.code_copier.actions.values():
+            file.addAction(action)
         file.addSeparator()
         self._action(file, "&Quit", self.close, "Ctrl+Q")
         step = bar.addMenu("&Step")
@@ -224,6 +243,9 @@ class MainWindow(QMainWindow):
         step.addSeparator()
         for key in ("step", "back", "play", "reset", "end"):
             step.addAction(self.graph_tab.actions[key])
+        step.addSeparator()
+        self.gradient_stepper = GradientStepper(self)
+        step.addAction(self.gradient_stepper.action)
         view = bar.addMenu("&View")
         self._action(view, "&Fit graph", lambda: self.graph_tab.view.fit(), "Ctrl+0",
                      "Zoom to show the whole graph")
@@ -563,7 +585,7 @@ class MainWindow(QMainWindow):
         self.graph_tab.timer.stop()
         self.program_build.cancel()
         self.graph_tab.stop_layout()
-        for name in ("Modes", "XOR"):
+        for name in ("Modes", "XOR", "Learn"):
             if self.lazy_tabs.made(name):
                 self.lazy_tabs.tab(name).stop()
         self.reporter.stop()

@@ -10,6 +10,9 @@ from PySide6.QtWidgets import QMessageBox
 def isolated_settings(tmp_path, qapp):
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    # QSettings(organization, application), as the window makes it, ignores the default
+    # format and uses the native one: without this its tests wrote the user's own file
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path))
     yield tmp_path
 
 
