@@ -30,7 +30,7 @@ NEEDS = {
 
 # the rules a behaviour's graphs are made of: when one of them is wrong, the behaviour
 # is reported as failing because of it
-USES = {"accumulation": ("add", "mul"), "topological_order": ("add", "mul"),
+USES = {"accumulation": ("add", "mul"), "topological_order": ("add", "mul", "accumulation"),
         "root_gradient": ("mul",), "deep_graph": ("add",)}
 
 # how many fresh copies of each diamond are built: with `_prev` a set, the order a

@@ -7,6 +7,7 @@ sentences. Everything the file prints is captured and sent with the results.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import math
 import os
@@ -16,7 +17,6 @@ import traceback
 
 from engine.engine_check import adapter, cases, diagnosis
 from engine.language import parse
-from engine.language.program import CONST
 
 OUTPUT_LIMIT = 4000  # characters of captured output kept per message
 
@@ -97,20 +97,25 @@ def _received(program, values: list) -> dict:
             "root_grad": adapter.as_float(out.grad)}
 
 
+def _number(u) -> bool:
+    """A constant, or arithmetic of constants: a plain number on the user's side."""
+    return isinstance(u, (int, float))
+
+
 def _replay_record(program, cls, values: list, order: list[int]) -> dict:
     """What the Graph tab needs to step this case as the user's engine did it: the
     order their backward applied the rules in, each operation's local derivatives by
     their rules, every node's final gradient and the root's."""
     grads = {}
-    for i, (ins, u) in enumerate(zip(program.instructions, values)):
-        if ins.op != CONST:
+    for i, u in enumerate(values):
+        if not _number(u):
             grads[i] = adapter.as_float(u.grad)
     probe = adapter.replay(cls, program.instructions)
     locals_, ops, inner = {}, {}, {}
     for i, ins in enumerate(program.instructions):
-        if not ins.args:
+        if not ins.args or _number(probe[i]):
             continue
-        operands = [probe[a] for a in ins.args if program.instructions[a].op != CONST]
+        operands = [probe[a] for a in ins.args if not _number(probe[a])]
         nodes = adapter.inner_nodes(probe[i], operands)
         inner[i] = len(nodes)
         ops[i] = sorted({op for op in map(adapter.op_of, nodes) if op})
@@ -121,8 +126,7 @@ def _replay_record(program, cls, values: list, order: list[int]) -> dict:
         if got is not None:
             # a folded number is not a user node: its edge gets no local of theirs
             it = iter(got)
-            locals_[i] = [None if program.instructions[a].op == CONST else next(it)
-                          for a in ins.args]
+            locals_[i] = [None if _number(probe[a]) else next(it) for a in ins.args]
     return {"text": None, "order": order or None, "grads": grads, "locals": locals_,
             "ops": ops, "inner": inner,
             "seed": adapter.as_float(values[program.output_index].grad)}
@@ -270,8 +274,12 @@ def main(conn, path: str, class_name: str, checks: list[str]) -> None:
         style = describe_style(cls)
         conn.send(("loaded", style, output()))
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+        # learners' graphs are reference cycles (a closure holds its output): the
+        # collector would rescan a 100,000-node chain again and again while it is built
+        gc.disable()
         for check in checks:
             conn.send(("start", check))
             result = run_check(cls, check, style, path)
             conn.send(("result", check, result, output()))
+            gc.collect()
         conn.send(("done",))

@@ -128,7 +128,7 @@ def _first_difference(f: dict) -> tuple[str, float, float] | None:
 
 
 def _ratio_sentence(failures: list[dict]) -> str | None:
-    ratios = []
+    ratios, names = [], set()
     for f in failures:
         got, want = f["received"]["grads"], f["expected"]["grads"]
         for name, g in want.items():
@@ -137,11 +137,13 @@ def _ratio_sentence(failures: list[dict]) -> str | None:
                 if g == 0.0:
                     return None
                 ratios.append(r / g)
+                names.add(name)
     if not ratios or not all(close(q, ratios[0]) for q in ratios):
         return None
     q = ratios[0]
     if close(q, 0.0):
-        return "no gradient reaches the operands: the rule never adds to their .grad"
+        which = " and ".join(sorted(names))
+        return f"no gradient reaches {which}: the rule never adds to its .grad"
     if close(q, -1.0):
         return "the sign is wrong: every gradient has the opposite sign"
     if close(q, 2.0):
@@ -171,13 +173,18 @@ def rule_sentence(check: str, failures: list[dict]) -> str:
 
 
 def accumulation_sentence(failures: list[dict]) -> str:
+    # the order the user's engine applies two rules in may differ from ours (a set of
+    # parents), and with `=` the last one wins: one case that `=` explains is enough
+    for f in failures:
+        if _matches([f], lambda t: _gradients(t, pitfall=OVERWRITE)):
+            name, r, g = _first_difference(f)
+            return (f"`{f['title']}` gives {number(r)} instead of {number(g)} for d out/d{name}: "
+                    "`=` instead of `+=` (a value used twice keeps only the last of its "
+                    "contributions)")
     first = failures[0]
     name, r, g = _first_difference(first) or ("a", math.nan, math.nan)
-    case = f"`{first['title']}` gives {number(r)} instead of {number(g)} for d out/d{name}"
-    if _matches(failures, lambda t: _gradients(t, pitfall=OVERWRITE)):
-        return (f"{case}: `=` instead of `+=` (a value used twice keeps only the last of "
-                "its contributions)")
-    return f"{case}: the contributions of a value's uses are not all added up"
+    return (f"`{first['title']}` gives {number(r)} instead of {number(g)} for d out/d{name}: "
+            "the contributions of a value's uses are not all added up")
 
 
 def order_sentence(failures: list[dict], builds: int, set_parents: bool) -> str:

@@ -144,7 +144,8 @@ class CheckRun:
             self._process.join(0.5)
             code = self._process.exitcode
         if self._loading and self.style is None:
-            self.load_error = f"the process running the file ended while loading it (exit code {code})"
+            self.load_error = ("the process running the file ended while loading it "
+                               f"(exit code {code})")
             self._finish()
             return
         name = self.current or (self._remaining() or [None])[0]
@@ -230,19 +231,21 @@ def blame(checks: dict, style: dict) -> None:
         elif name in cases.USES:
             culprits = [r for r in cases.USES[name] if r in bad]
         elif name in cases.RULES:
-            own = _rule_of_op({"radd": "+", "rsub": "-", "rmul": "*", "rdiv": "/"}
-                              .get(name, name)) or name
-            used = {_rule_of_op(op) for op in record.get("ops", [])} - {None, own, name}
+            used = {_rule_of_op(op) for op in record.get("ops", [])} - {None, name}
             culprits = sorted(r for r in used if r in bad)
             if not culprits and not style.get("ops") and record.get("inner", 1) > 1:
                 culprits = [r for r in ("add", "mul", "pow", "neg") if r in bad and r != name]
+        # a culprit that fails because of another is not the cause
+        culprits = [c for c in culprits if "because" not in checks[c]]
         if culprits:
             names = " and ".join(culprits)
+            verb = "is" if len(culprits) == 1 else "are"
             record["because"] = culprits
             if culprits == ["root_gradient"]:
-                record["sentence"] = ("fails because dL/dL is never set to 1 (see "
-                                      "root_gradient): " + record["sentence"])
+                why = "dL/dL is never set to 1 (see root_gradient)"
+            elif name in cases.USES:
+                them = "them" if verb == "are" else "it"
+                why = f"{names} {verb} wrong and its graphs rely on {them}"
             else:
-                record["sentence"] = (f"fails because {names} {'is' if len(culprits) == 1 else 'are'} "
-                                      f"wrong (your engine builds it on {names}; see "
-                                      f"{names}): " + record["sentence"])
+                why = f"{names} {verb} wrong and your engine builds {name} on {names}"
+            record["sentence"] = f"fails because {why}: {record['sentence']}"
