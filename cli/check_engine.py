@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def public(report: dict) -> dict:
     """The report without what only the window uses (the replays of failing cases)."""
-    checks = {name: {k: v for k, v in record.items() if k not in ("replay", "ops", "inner")}
+    checks = {name: {k: v for k, v in record.items() if k not in ("replay", "ops", "inner", "what")}
               for name, record in report["checks"].items()}
     return {**report, "checks": checks}
 

@@ -239,6 +239,7 @@ def run_check(cls, check: str, style: dict, path: str) -> dict:
     first = failures[0]
     result = {"status": "wrong", "case": first["title"], "expected": first["expected"],
               "received": first["received"], "sentence": sentence,
+              "what": diagnosis.what_differs(first),
               "failed_cases": len(failures), "cases": len(records)}
     if "replay" in first:
         result["replay"] = first["replay"]

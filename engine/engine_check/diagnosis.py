@@ -127,6 +127,15 @@ def _first_difference(f: dict) -> tuple[str, float, float] | None:
     return None
 
 
+def what_differs(f: dict) -> str:
+    """The first number that differs in case `f`, in words."""
+    got, want = f["received"]["value"], f["expected"]["value"]
+    if not close(got, want):
+        return f"`{f['title']}` gives {number(got)} instead of {number(want)}"
+    name, r, g = _first_difference(f) or ("x", math.nan, math.nan)
+    return f"`{f['title']}` gives {number(r)} instead of {number(g)} for d out/d{name}"
+
+
 def _ratio_sentence(failures: list[dict]) -> str | None:
     ratios, names = [], set()
     for f in failures:

@@ -248,4 +248,5 @@ def blame(checks: dict, style: dict) -> None:
                 why = f"{names} {verb} wrong and its graphs rely on {them}"
             else:
                 why = f"{names} {verb} wrong and your engine builds {name} on {names}"
-            record["sentence"] = f"fails because {why}: {record['sentence']}"
+            what = record.get("what") or record["sentence"]
+            record["sentence"] = f"fails because {why}: {what}"
