@@ -46,7 +46,8 @@ def format_report(report: dict) -> str:
         line = f"  {name.ljust(width)}  {status}"
         if status != "ok":
             line += f"  {record.get('sentence', '')}"
-            if record.get("case") and status == "wrong":
+            if record.get("case") and status == "wrong" \
+                    and record["case"] not in record.get("sentence", ""):
                 line += f"\n  {''.ljust(width)}           (case: {record['case']})"
         lines.append(line)
     s = report["summary"]

@@ -80,11 +80,14 @@ def _plan(program: Program, replay: dict, overwrite: bool) -> list[BackwardStep]
     return steps
 
 
-def recorded_stepper(replay: dict) -> tuple[Program, Stepper, str]:
-    """The case's program, a stepper that replays the user's engine on it, and a note
-    ('' or why the replay does not reproduce the user's final gradients exactly).
-    Raises ExpressionError if the case's text does not parse (it always should)."""
-    program = parse(replay["text"])
+def recorded_stepper(replay: dict, program: Program | None = None
+                     ) -> tuple[Program, Stepper, str]:
+    """The case's program (`program`, or the replay's text parsed), a stepper that
+    replays the user's engine on it, and a note ('' or why the replay does not
+    reproduce the user's final gradients exactly). Raises ExpressionError if the
+    case's text does not parse (it always should)."""
+    if program is None:
+        program = parse(replay["text"])
     theirs = {int(k): v for k, v in (replay.get("grads") or {}).items()}
     values = program.values
     note = ""
