@@ -339,7 +339,6 @@ def open_dialog(window) -> EngineCheckDialog:
         dialog.open_case.connect(lambda replay, name: show_case(window, replay, name))
         window.engine_dialog = dialog
     dialog.show()
-    dialog.raise_()
     return dialog
 
 

@@ -83,7 +83,6 @@ class CheckRun:
                     process.join(1.0)
             else:
                 process.join(0.1)
-            process.close()
         if self._conn is not None:
             self._conn.close()
             self._conn = None
