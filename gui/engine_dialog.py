@@ -71,7 +71,7 @@ class EngineCheckDialog(QDialog):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setWindowTitle("Check an engine")
-        self.resize(980, 640)
+        self.resize(980, 700)
         self.run: CheckRun | None = None
         self.report: dict | None = None
         self._records: dict[str, dict] = {}
@@ -138,6 +138,8 @@ class EngineCheckDialog(QDialog):
         self.table.setObjectName("check_table")
         self.table.setHorizontalHeaderLabels(["Check", "Status", "What is wrong"])
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(
+            self.table.fontMetrics().lineSpacing() + 6)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -336,7 +338,8 @@ def open_dialog(window) -> EngineCheckDialog:
     dialog = getattr(window, "engine_dialog", None)
     if dialog is None:
         dialog = EngineCheckDialog(window)
-        dialog.open_case.connect(lambda replay, name: show_case(window, replay, name))
+        dialog.open_case.connect(lambda replay, name: (dialog.hide(),
+                                                       show_case(window, replay, name)))
         window.engine_dialog = dialog
     dialog.show()
     return dialog
@@ -350,7 +353,8 @@ def show_case(window, replay: dict, engine_name: str) -> None:
     window.tabs.setCurrentIndex(0)
     window.graph_tab.focus_graph()
     window.show_status(f"Stepping with {engine_name}: press Right to step; the first step "
-                       "that departs from the correct engine turns red. " + note)
+                       "that departs from the correct engine turns red. File → Check an "
+                       "engine… shows the table again. " + note)
 
 
 def stop_checks(window) -> None:

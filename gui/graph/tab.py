@@ -149,6 +149,8 @@ class GraphTab(QWidget):
         bar.addWidget(QLabel("Engine:", self))
         self.bug = QComboBox(self)
         self.bug.setObjectName("bug")
+        # grows for "your engine: NAME" when a checked engine is stepped
+        self.bug.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         for text, key in (("correct", None), ("bug: = instead of +=", OVERWRITE),
                           ("bug: no topological sort", NO_SORT)):
             self.bug.addItem(text, key)
