@@ -79,6 +79,7 @@ class EngineCheckDialog(QDialog):
         self.path = QLineEdit(self)
         self.path.setObjectName("engine_path")
         self.path.setPlaceholderText("a Python file defining your Value class")
+        self.path.textChanged.connect(self._on_path)
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._on_browse)
         self.examples = QComboBox(self)
@@ -192,6 +193,7 @@ class EngineCheckDialog(QDialog):
             self.timeout.setValue(timeout_s)
         self.report = None
         self._records = {}
+        self.table.clearSelection()
         for r in range(len(CHECKS)):
             self._show_row(r, "", "", None)
         if not Path(path).is_file():
@@ -315,6 +317,14 @@ class EngineCheckDialog(QDialog):
                                               "Python files (*.py);;All files (*)")
         if path:
             self.path.setText(path)
+
+    @Slot(str)
+    def _on_path(self, text: str) -> None:
+        """The Examples box names the example being checked, or none."""
+        index = max(self.examples.findData(str(Path(text).resolve())) if text else 0, 0)
+        self.examples.blockSignals(True)
+        self.examples.setCurrentIndex(index)
+        self.examples.blockSignals(False)
 
     @Slot(int)
     def _on_example(self, index: int) -> None:

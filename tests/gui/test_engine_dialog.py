@@ -34,6 +34,10 @@ def test_the_examples_are_offered(window):
                      "tanh_rule.py"]
     dialog.examples.setCurrentIndex(names.index("tanh_rule.py") + 1)
     assert dialog.path.text() == str(EXAMPLES / "tanh_rule.py")
+    dialog.path.setText("/somewhere/else/my_engine.py")  # typed: no example is named
+    assert dialog.examples.currentIndex() == 0
+    dialog.path.setText(str(EXAMPLES / "no_sort.py"))
+    assert dialog.examples.currentText() == "no_sort.py"
     dialog.close()
 
 
