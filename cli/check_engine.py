@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -31,11 +32,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seconds each check may take (default {DEFAULT_TIMEOUT_S:g})")
 
 
+def _finite(x):
+    """JSON has no NaN or infinity: a number the user's engine left undefined (a grad of
+    None, an overflow) becomes null."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    return x
+
+
 def public(report: dict) -> dict:
     """The report without what only the window uses (the replays of failing cases)."""
-    checks = {name: {k: v for k, v in record.items() if k not in ("replay", "ops", "inner", "what")}
+    checks = {name: {k: v for k, v in record.items()
+                     if k not in ("replay", "ops", "inner", "what")}
               for name, record in report["checks"].items()}
-    return {**report, "checks": checks}
+    return _finite({**report, "checks": checks})
 
 
 def format_report(report: dict) -> str:
@@ -71,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     except EngineLoadError as e:
         raise CommandError(f"cannot load {args.path}: {e}") from None
     if args.json:
-        print(json.dumps(report, allow_nan=True))
+        print(json.dumps(report, allow_nan=False))
     else:
         print(format_report(report))
         if report.get("output"):
