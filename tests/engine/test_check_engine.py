@@ -289,3 +289,15 @@ def test_the_command_exits_2_on_a_syntax_error(tmp_path):
     done = cli(str(path))
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "SyntaxError" in done.stderr
+
+
+def test_a_file_that_hangs_while_loading_cannot_be_loaded(tmp_path):
+    with pytest.raises(EngineLoadError, match="^loading the file took longer than 2 s"):
+        check(tmp_path, "while True:\n    pass\n", timeout=2.0)
+
+
+def test_a_rule_that_ends_the_process_is_an_error_of_that_rule_only(tmp_path):
+    report = check(tmp_path, broken(CLOSURES, "self.grad += e * out.grad  # exp",
+                                    "import os; os._exit(3)"))
+    assert flagged(report) == {"exp": "error"}
+    assert report["checks"]["exp"]["error"] == "the process ended (exit code 3)"
