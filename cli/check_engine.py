@@ -47,7 +47,7 @@ def _finite(x):
 def public(report: dict) -> dict:
     """The report without what only the window uses (the replays of failing cases)."""
     checks = {name: {k: v for k, v in record.items()
-                     if k not in ("replay", "ops", "inner", "what")}
+                     if k not in ("replay", "built_on", "what")}
               for name, record in report["checks"].items()}
     return _finite({**report, "checks": checks})
 

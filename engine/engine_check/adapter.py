@@ -203,3 +203,41 @@ def record_rule_order(nodes: list, key: dict[int, int]) -> list[int]:
         except (AttributeError, TypeError):
             pass  # a class that will not have it: the order stays unknown
     return order
+
+
+# the class's methods, by the check that names each rule
+METHODS = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
+           "__pow__": "pow", "__neg__": "neg", "__radd__": "radd", "__rsub__": "rsub",
+           "__rmul__": "rmul", "__rtruediv__": "rdiv", "tanh": "tanh", "relu": "relu",
+           "exp": "exp", "log": "log", "sigmoid": "sigmoid"}
+
+
+class CallRecorder:
+    """Wraps the class's operator methods to see which ones each operation is built on
+    (a `__sub__` written as `self + (-other)` calls `__neg__` and `__add__`): `nested`
+    collects the rules called from inside another one while `recording`."""
+
+    def __init__(self, cls):
+        self.depth = 0
+        self.recording = False
+        self.nested: set[str] = set()
+        for method, rule in METHODS.items():
+            original = getattr(cls, method, None)
+            if not callable(original):
+                continue
+            try:
+                setattr(cls, method, self._wrap(original, rule))
+            except (AttributeError, TypeError):
+                pass  # a class that will not be patched: nothing is recorded for it
+
+    def _wrap(self, original, rule: str):
+        def wrapped(*args, **kwargs):
+            if self.recording and self.depth > 0:
+                self.nested.add(rule)
+            self.depth += 1
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.depth -= 1
+        wrapped.__name__ = getattr(original, "__name__", rule)
+        return wrapped

@@ -111,14 +111,11 @@ def _replay_record(program, cls, values: list, order: list[int]) -> dict:
         if not _number(u):
             grads[i] = adapter.as_float(u.grad)
     probe = adapter.replay(cls, program.instructions)
-    locals_, ops, inner = {}, {}, {}
+    locals_ = {}
     for i, ins in enumerate(program.instructions):
         if not ins.args or _number(probe[i]):
             continue
         operands = [probe[a] for a in ins.args if not _number(probe[a])]
-        nodes = adapter.inner_nodes(probe[i], operands)
-        inner[i] = len(nodes)
-        ops[i] = sorted({op for op in map(adapter.op_of, nodes) if op})
         try:
             got = adapter.probe_locals(probe[i], operands)
         except Exception:  # noqa: BLE001 - a rule that fails here failed in the check too
@@ -128,13 +125,19 @@ def _replay_record(program, cls, values: list, order: list[int]) -> dict:
             it = iter(got)
             locals_[i] = [None if _number(probe[a]) else next(it) for a in ins.args]
     return {"text": None, "order": order or None, "grads": grads, "locals": locals_,
-            "ops": ops, "inner": inner,
             "seed": adapter.as_float(values[program.output_index].grad)}
 
 
-def _run_case(cls, case: cases.Case, want_replay: bool) -> dict:
+def _run_case(cls, case: cases.Case, want_replay: bool,
+              calls: adapter.CallRecorder | None = None) -> dict:
     program = parse(case.text)
-    user = adapter.replay(cls, program.instructions)
+    if calls is not None:
+        calls.recording = True
+    try:
+        user = adapter.replay(cls, program.instructions)
+    finally:
+        if calls is not None:
+            calls.recording = False
     nodes = adapter.graph_nodes(user[program.output_index])
     key = {id(u): i for i, u in enumerate(user) if not isinstance(u, (int, float))}
     order = adapter.record_rule_order(nodes, key)
@@ -205,7 +208,8 @@ def deep_graph(cls, path: str) -> dict:
             "sentence": f"on a chain of {n:,} operations d y/dx is {grad:.6g} instead of 1"}
 
 
-def run_check(cls, check: str, style: dict, path: str) -> dict:
+def run_check(cls, check: str, style: dict, path: str,
+              calls: adapter.CallRecorder | None = None) -> dict:
     """One check's result: {"status": ..., and when not ok "case", "expected",
     "received", "sentence", ...}."""
     absent = [a for a in cases.NEEDS[check] if not hasattr(cls, a)]
@@ -215,7 +219,9 @@ def run_check(cls, check: str, style: dict, path: str) -> dict:
     try:
         if check == "deep_graph":
             return deep_graph(cls, path)
-        records = [_run_case(cls, case, want_replay=True)
+        if calls is not None:
+            calls.nested = set()
+        records = [_run_case(cls, case, want_replay=True, calls=calls)
                    for case in cases.cases_of(check)]
     except RecursionError as e:
         return {"status": "error", "error": one_line(e, path),
@@ -243,10 +249,8 @@ def run_check(cls, check: str, style: dict, path: str) -> dict:
               "failed_cases": len(failures), "cases": len(records)}
     if "replay" in first:
         result["replay"] = first["replay"]
-    result["ops"] = sorted({op for f in failures for ops in f.get("replay", {})
-                            .get("ops", {}).values() for op in ops})
-    result["inner"] = max((n for f in failures for n in f.get("replay", {})
-                           .get("inner", {}).values()), default=1)
+    if calls is not None:  # the other rules this one is built on, in the user's class
+        result["built_on"] = sorted(calls.nested - {check})
     return result
 
 
@@ -273,6 +277,7 @@ def main(conn, path: str, class_name: str, checks: list[str]) -> None:
             conn.send(("done",))
             return
         style = describe_style(cls)
+        calls = adapter.CallRecorder(cls)
         conn.send(("loaded", style, output()))
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
         # learners' graphs are reference cycles (a closure holds its output): the
@@ -280,7 +285,7 @@ def main(conn, path: str, class_name: str, checks: list[str]) -> None:
         gc.disable()
         for check in checks:
             conn.send(("start", check))
-            result = run_check(cls, check, style, path)
+            result = run_check(cls, check, style, path, calls)
             conn.send(("result", check, result, output()))
             gc.collect()
         conn.send(("done",))

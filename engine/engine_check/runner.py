@@ -205,37 +205,29 @@ def finish_report(run: CheckRun) -> dict:
     return report
 
 
-_OP_RULES = {"+": "add", "*": "mul", "-": "sub", "/": "div", "neg": "neg", "tanh": "tanh",
-             "relu": "relu", "ReLU": "relu", "exp": "exp", "log": "log", "sigmoid": "sigmoid"}
-
-
-def _rule_of_op(op: str) -> str | None:
-    if op.startswith("**"):
-        return "pow"
-    return _OP_RULES.get(op)
+def _culprits(name: str, record: dict, checks: dict, bad: set[str]) -> list[str]:
+    """The failing checks that can explain `name`'s failure."""
+    if "root_gradient" in bad and checks["root_gradient"].get("sentence", "").startswith("dL/dL"):
+        # without dL/dL = 1 nothing else can be told apart: that is the cause
+        return [] if name == "root_gradient" else ["root_gradient"]
+    if name in cases.USES:
+        return [r for r in cases.USES[name] if r in bad]
+    return [r for r in record.get("built_on", []) if r in bad and r != name]
 
 
 def blame(checks: dict, style: dict) -> None:
-    """Add to each failing check that another failing rule can explain which one it is:
-    a behaviour's graphs are made of add and mul; a rule may be made of others (sub as
-    x + (-y), neg as x * -1); and without dL/dL = 1 every gradient is zero."""
+    """Add to each failing check that another failing check can explain which one it
+    is: a behaviour's graphs are made of add and mul; a rule may be built on others in
+    the user's class (sub as x + (-y), neg as x * -1: seen by the methods it called);
+    and without dL/dL = 1 every gradient is zero."""
     bad = {name for name, r in checks.items() if r["status"] in ("wrong", "error")}
-    for name, record in checks.items():
-        if record["status"] != "wrong":
-            continue
-        culprits: list[str] = []
-        if name != "root_gradient" and "root_gradient" in bad \
-                and checks["root_gradient"].get("sentence", "").startswith("dL/dL"):
-            culprits = ["root_gradient"]
-        elif name in cases.USES:
-            culprits = [r for r in cases.USES[name] if r in bad]
-        elif name in cases.RULES:
-            used = {_rule_of_op(op) for op in record.get("ops", [])} - {None, name}
-            culprits = sorted(r for r in used if r in bad)
-            if not culprits and not style.get("ops") and record.get("inner", 1) > 1:
-                culprits = [r for r in ("add", "mul", "pow", "neg") if r in bad and r != name]
+    found = {name: _culprits(name, r, checks, bad) for name, r in checks.items()
+             if r["status"] == "wrong"}
+    for name, culprits in found.items():
+        record = checks[name]
         # a culprit that fails because of another is not the cause
-        culprits = [c for c in culprits if "because" not in checks[c]]
+        roots = [c for c in culprits if not found.get(c)]
+        culprits = roots or culprits
         if culprits:
             names = " and ".join(culprits)
             verb = "is" if len(culprits) == 1 else "are"
