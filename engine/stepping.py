@@ -32,6 +32,8 @@ class Contribution:
     contribution: float  # local x upstream
     before: float        # the parent's gradient before this step
     after: float         # ... and after it
+    right: float | None = None  # the correct local derivative, where a user's engine
+                                # (see engine_check.replay) used another one
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from engine import ExpressionError, parse
 from engine.files import read_program, write_atomic
+from gui import engine_dialog
 from gui.graph import export
 from gui.graph.editor import PRESETS, EditorPanel
 from gui.graph.inspector import Inspector
@@ -103,7 +104,7 @@ class MainWindow(QMainWindow):
             "cancel_build", "Stop building the program: the graph keeps the last program "
             "that built")
         # a big program is parsed in a child process and built in slices
-        self.program_build = ProgramBuild(lambda: self.session.pitfall, self)
+        self.program_build = ProgramBuild(lambda: self.session.builtin_pitfall, self)
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
         self.session.restep = self._restep
         self.disposal = Disposal(self)  # old programs let go of a slice at a time
@@ -231,6 +232,8 @@ class MainWindow(QMainWindow):
         self._action(file, "Export graph as &JSON…", lambda: self.export_graph("json"),
                      tip="Save every node's box and every edge's path and label, "
                          "in scene coordinates")
+        self._action(file, "Check an &engine…", lambda: engine_dialog.open_dialog(self),
+                     tip="Check your own micrograd-style autograd engine rule by rule")
         self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
                      "Recompute every table of the seed page into a folder (Markdown + PNG)")
         self.code_copier = CodeCopier(self)
@@ -589,6 +592,7 @@ class MainWindow(QMainWindow):
             if self.lazy_tabs.made(name):
                 self.lazy_tabs.tab(name).stop()
         self.reporter.stop()
+        engine_dialog.stop_checks(self)
         self.checker.stop()
         threads.stop_all()
         process_job.stop_all()

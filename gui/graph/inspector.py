@@ -43,6 +43,9 @@ def describe_node(node: Value, stepper: Stepper, role: str,
             source = "dL/dL = 1 (the seed)" if step.seed else (
                 f"from {html.escape(expression(step.node, 2))}: {number(c.local)} × "
                 f"{number(c.upstream)} = {number(c.contribution)}")
+            if c.right is not None:  # a user's engine, replayed: its rule gave another one
+                source += (f" <span style='color:#b91c1c'>(your engine's local derivative; "
+                           f"the right one is {number(c.right)})</span>")
             parts.append(f"<li>{source} → total {number(c.after)}</li>")
         parts.append("</ol>")
     current = stepper.current

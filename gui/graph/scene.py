@@ -379,7 +379,8 @@ class GraphScene(QGraphicsScene):
                 continue
             color = WRONG if step.problem else (CURRENT if is_current else BACKWARD)
             self._style(i, k, color, 2.2 if is_current else 1.2, True,
-                        contribution_label(c.local, c.upstream, c.contribution), is_current)
+                        contribution_label(c.local, c.upstream, c.contribution, c.right),
+                        is_current)
 
     def _style(self, i: int, k: int, color, width: float, dashed: bool, label: str = "",
                bold: bool = False) -> None:

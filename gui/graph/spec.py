@@ -25,8 +25,12 @@ def box_title(node: Value) -> str:
     return expression(node)
 
 
-def contribution_label(local: float, upstream: float, contribution: float) -> str:
-    return f"{short(local)} × {short(upstream)}\n= {short(contribution)}"
+def contribution_label(local: float, upstream: float, contribution: float,
+                       right: float | None = None) -> str:
+    """`local × upstream = contribution`; with `right` (a user's engine used another
+    local derivative than the right one) the right one on a line of its own."""
+    text = f"{short(local)} × {short(upstream)}\n= {short(contribution)}"
+    return text if right is None else f"{text}\nright: {short(right)}"
 
 
 def short(x: float) -> str:
@@ -96,7 +100,8 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
         if not step.seed:
             i = index[step.node]
             for k, c in enumerate(step.contributions):
-                labels[(i, k)] = contribution_label(c.local, c.upstream, c.contribution)
+                labels[(i, k)] = contribution_label(c.local, c.upstream, c.contribution,
+                                                    c.right)
 
     # a large graph's labels show only when zoomed in: they all get the room of the
     # widest label a number in 4 significant digits can make, measured once
