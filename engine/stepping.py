@@ -405,16 +405,14 @@ class Stepper:
         position = max(0, min(position, self.total))
         # what `step` and `back` would do one at a time, in one tight loop: a forward
         # step changes nothing but the position (Run to end at 200,000 nodes)
-        n = len(self.forward_steps)
+        n, steps = len(self.forward_steps), self.backward_steps
         here, there = max(0, self.position - n), max(0, position - n)
-        if position > self.position:
-            for step in self.backward_steps[here:there]:
-                for c in step.contributions:
-                    c.parent.grad = c.after
-        elif position < self.position:
-            for step in reversed(self.backward_steps[there:here]):
-                for c in reversed(step.contributions):
-                    c.parent.grad = c.before
+        for k in range(here, there):  # only the steps between are touched
+            for c in steps[k].contributions:
+                c.parent.grad = c.after
+        for k in range(here - 1, there - 1, -1):
+            for c in reversed(steps[k].contributions):
+                c.parent.grad = c.before
         self.position = position
 
     def run_to_end(self) -> None:
