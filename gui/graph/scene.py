@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
 )
 
+from engine.explain import value_text
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 from gui.graph.items import (
@@ -358,7 +359,7 @@ class GraphScene(QGraphicsScene):
             elif isinstance(current, BackwardStep) and any(c.parent is node
                                                            for c in current.contributions):
                 border, width = RECEIVED, 2.5
-            box.set_state(short(node.data) if revealed else "?",
+            box.set_state(value_text(node, 4) if revealed else "?",
                           short(node.grad) if has_grad else "", border, width,
                           faint=not revealed)
         if i in self.op_items:
