@@ -13,7 +13,7 @@ z = 0.5 - 0.6 + 0.1 = 2.8e-17): such a value is shown as '≈ 0'.
 
 from __future__ import annotations
 
-from engine.numbers import agrees, number
+from engine.numbers import ROUNDOFF_OF_SUM, agrees, number
 from engine.numbers import operand as bracketed
 from engine.value import Value
 
@@ -21,7 +21,6 @@ __all__ = [
     "display_name", "expression", "formula", "number", "op_symbol", "operand", "roundoff",
     "rule_text", "value_text"]
 
-ROUNDOFF = 1e-15  # a sum this small beside its operands is their rounding error
 TINY = 1e-9       # a value carried from round-off is shown as ≈ 0 up to this size
 _CARRY_DEPTH = 30  # how far back round-off is traced through operations that keep 0
 
@@ -201,7 +200,7 @@ def rule_text(node: Value, i: int) -> str:
                       k * _shown(x_num) ** (k - 1))
     if op == "tanh":
         t = _base(node.data)
-        return worked(f"1 - tanh({n})^2", f"1 - {t}^2", 1 - _shown(t) ** 2)
+        return worked(f"1 - tanh({_argument(x)})^2", f"1 - {t}^2", 1 - _shown(t) ** 2)
     if op == "relu":
         side = ">" if x.data > 0 else "<="
         return (f"{d} = 1 if {n} > 0 else 0; "
@@ -253,7 +252,7 @@ def _roundoff(node: Value, depth: int) -> str:
         scale = max(abs(p.data) for p in parents)
         if len(parents) == 1:
             scale = max(scale, abs(v - parents[0].data))
-        if abs(v) <= ROUNDOFF * scale:
+        if abs(v) <= ROUNDOFF_OF_SUM * scale:
             return _cancelled(node, scale)
         return ""
     sources = []

@@ -14,6 +14,7 @@ import math
 
 SCI_FROM = 1e6    # from here up, scientific notation
 SCI_BELOW = 1e-4  # and below this
+ROUNDOFF_OF_SUM = 1e-15  # a sum this small beside its terms is their rounding error
 
 
 def number(x: float, digits: int = 6) -> str:
