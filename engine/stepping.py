@@ -16,6 +16,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from engine._gc import collector_paused
+from engine.numbers import count, number
 from engine.pitfalls import OVERWRITE, rule_order
 from engine.value import Value, topological_order
 
@@ -135,12 +136,13 @@ def _problem(node: Value, upstream: float, received: list[Contribution],
     """How a buggy step departs from the correct engine, in words; '' if it does not."""
     expected = correct.get(node, 0.0)
     if upstream != expected:
-        return (f"{_name(node)} passed on a gradient of {upstream:.6g}, but its gradient is "
-                f"{expected:.6g}: not every path had reached it yet (no topological sort)")
+        return (f"{_name(node)} passed on a gradient of {number(upstream)}, but its gradient "
+                f"is {number(expected)}: not every path had reached it yet (no topological sort)")
     for c in received:
         if c.after != c.before + c.contribution:
-            return (f"{_name(c.parent)} had {c.before:.6g} and received {c.contribution:.6g}, "
-                    f"but now holds {c.after:.6g}: '=' overwrote what '+=' would have kept")
+            return (f"{_name(c.parent)} had {number(c.before)} and received "
+                    f"{number(c.contribution)}, but now holds {number(c.after)}: '=' overwrote "
+                    "what '+=' would have kept")
     return ""
 
 
@@ -328,7 +330,8 @@ class Stepper:
         """The phase and the step within it, e.g. 'forward 3/12' or 'backward 5/9'."""
         n_forward = len(self.forward_steps)
         if self.position == 0:
-            return f"ready: {n_forward} forward and {len(self.backward_steps)} backward steps"
+            return (f"ready: {n_forward:,} forward and "
+                    f"{count(len(self.backward_steps), 'backward step')}")
         if self.position <= n_forward:
             return f"forward {self.position}/{n_forward}"
         done = " (done)" if self.position == self.total else ""

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.modes import SIZES, Progress, SweepRow, break_even, passes_table
+from engine.numbers import count
 from gui.jobs.process_job import ProcessJob
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
@@ -170,11 +171,11 @@ class ModesTab(QWidget):
         completed = not self._cancelled and job.error is None
         if completed:
             self.bar.setValue(1000)
-            text = f"Done: {len(self.rows)} sizes timed."
+            text = f"Done: {count(len(self.rows), 'size')} timed."
         elif job.error:
             text = f"The sweep failed: {job.error}"
         else:
-            text = f"Cancelled after {len(self.rows)} sizes."
+            text = f"Cancelled after {count(len(self.rows), 'size')}."
         self.state.setText(text)
         self.status.emit(f"Modes sweep: {text}")
 

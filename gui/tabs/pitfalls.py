@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.nn import train_xor
+from engine.numbers import count, number
 from engine.pitfalls import NO_SORT, OVERWRITE, accumulated_gradients
 from engine.stepping import gradients_with
 from gui.graph.editor import PRESETS
@@ -66,7 +67,7 @@ class InputRow:
 def ratio(value: float, correct: float) -> str:
     if correct == 0.0:
         return "—" if value == 0.0 else "∞"
-    return f"{value / correct:.3g}×"
+    return f"{number(value / correct, 3)}×"
 
 
 def _differs(value: float, correct: float) -> bool:
@@ -160,9 +161,9 @@ class PitfallsTab(ProgramTab):
             "no sort": sum(_differs(r.no_sort, r.correct) for r in rows),
         }
         self.summary.setText(
-            f"Of {len(rows)} inputs, {wrong['= for +=']} get a wrong gradient with = for +=, "
-            f"{wrong['no sort']} without the topological sort; without zero_grad every "
-            "nonzero gradient is doubled after two passes.")
+            f"Of {count(len(rows), 'input')}, {_get(wrong['= for +='])} a wrong gradient "
+            f"with = for +=, {_get(wrong['no sort'])} without the topological sort; without "
+            "zero_grad every nonzero gradient is doubled after two passes.")
 
     def _draw_zero_grad(self) -> None:
         self._zero_grad_drawn = True
@@ -176,5 +177,9 @@ class PitfallsTab(ProgramTab):
             f"all earlier gradients, loss {without[-1]:.4f}. Same seed, same learning rate.")
 
 
+def _get(n: int) -> str:
+    return f"{n:,} gets" if n == 1 else f"{n:,} get"
+
+
 def _num(x: float) -> str:
-    return f"{x:.8g}"
+    return number(x, 8)

@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor
 from engine.checks import StepError
 from engine.modes import SweepRow, break_even
 from engine.nn import XOR, decision_surface
+from engine.numbers import count
 from engine.rules import TOLERANCE, RuleError, worst
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
@@ -73,7 +74,7 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     first = math.floor(left)
     plot.getAxis("bottom").setTicks([_decades(first, -8)])
     plot.setLabel("bottom", "|autograd − central difference| (h = 1e-6)")
-    plot.setTitle(f"{len(rows)} cases, worst error {bad.error_fd:.2e} on {bad.name}",
+    plot.setTitle(f"{count(len(rows), 'case')}, worst error {bad.error_fd:.2e} on {bad.name}",
                   color="#111827")
     plot.setXRange(left, math.log10(TOLERANCE) + 0.5, padding=0.02)
     plot.setYRange(-0.7, len(rows) - 0.3, padding=0)

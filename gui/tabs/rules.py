@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.checks import step_size_errors
+from engine.numbers import count, number
 from engine.reference import reference_derivative
 from engine.rules import rule_errors
 from engine.tensorflow_check import INSTALL_HINT
@@ -32,7 +33,7 @@ def sci(x) -> str:
 
 
 def num(x) -> str:
-    return "—" if x is None else f"{x:.8g}"
+    return "—" if x is None else number(x, 8)
 
 
 WHY = ("These errors belong to the central difference, not to the engine: with a step of "
@@ -207,7 +208,7 @@ class RulesTab(ProgramTab):
             self.tf_status.setText(checker.message)
         elif checker.generation == self.session.generation:
             worst_diff = max((r.difference for r in checker.rows), default=0.0)
-            self.tf_status.setText(f"{len(checker.rows)} inputs; largest difference "
+            self.tf_status.setText(f"{count(len(checker.rows), 'input')}; largest difference "
                                    f"{worst_diff:.2e}.")
         else:
             self.tf_status.setText("Press the button to check this program.")

@@ -42,7 +42,7 @@ def test_a_mid_backward_step_shows_who_sent_what(window):
     # z's own rule has not run yet: its edges carry no label
     assert edge_label(scene, z, 0) is None and edge_label(scene, z, 1) is None
     window.session.step()  # z's rule: its two parents receive
-    assert edge_label(scene, z, 0) == "1 × (-2)\n= -2" and edge_label(scene, z, 1) == "1 × (-2)\n= -2"
+    assert edge_label(scene, z, 0) == edge_label(scene, z, 1) == "1 × (-2)\n= -2"
     assert pen_rgba(scene.value_item_of(z)) == CURRENT.rgba()
     assert pen_rgba(scene.value_item_of(p)) == INK.rgba()
     window.session.seek(before_tanh - 1)  # back to before tanh's rule: its label goes
