@@ -23,6 +23,9 @@ from engine.rules import TOLERANCE, RuleError, worst
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
 BAR = QColor("#2563eb")
 WORST = QColor("#dc2626")
+PASS = BAR                  # a rule within the tolerance
+WORST_PASS = QColor("#1e3a8a")  # the worst rule, still within it: darker, not red
+FAIL = WORST                # red means above the tolerance, nothing else
 LINE = QColor("#6b7280")
 
 
@@ -60,7 +63,7 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     bad = worst(rows)
     left = _log(min(r.error_fd for r in rows)) - 1.0
     ys = list(range(len(rows)))[::-1]  # first case at the top
-    brushes = [pg.mkBrush(WORST if r is bad else BAR) for r in rows]
+    brushes = [pg.mkBrush(c) for c in bar_colours(rows)]
     bars = pg.BarGraphItem(x0=[left] * len(rows), x1=[_log(r.error_fd) for r in rows],
                            y=ys, height=0.6, brushes=brushes, pen=pg.mkPen(None))
     plot.addItem(bars)
@@ -74,11 +77,22 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     first = math.floor(left)
     plot.getAxis("bottom").setTicks([_decades(first, -8)])
     plot.setLabel("bottom", "|autograd − central difference| (h = 1e-6)")
-    plot.setTitle(f"{count(len(rows), 'case')}, worst error {bad.error_fd:.2e} on {bad.name}",
-                  color="#111827")
+    failing = sum(r.error_fd > TOLERANCE for r in rows)
+    verdict = ("all within 1e-9" if not failing
+               else f"{count(failing, 'case')} above 1e-9, in red")
+    plot.setTitle(f"{count(len(rows), 'case')}, worst error {bad.error_fd:.2e} on {bad.name}: "
+                  f"{verdict}", color="#111827")
     plot.setXRange(left, math.log10(TOLERANCE) + 0.5, padding=0.02)
     plot.setYRange(-0.7, len(rows) - 0.3, padding=0)
     plot.setMouseEnabled(x=False, y=False)
+
+
+def bar_colours(rows: list[RuleError]) -> list[QColor]:
+    """Each rule's bar colour: red above the tolerance (a failure), blue within it, the
+    worst passing case a darker blue."""
+    bad = worst(rows)
+    return [FAIL if r.error_fd > TOLERANCE else WORST_PASS if r is bad else PASS
+            for r in rows]
 
 
 def step_size_curve(plot: pg.PlotItem, rows: list[StepError], autodiff_error: float,
