@@ -163,3 +163,35 @@ def break_even(rows: Sequence[SweepRow]) -> float | None:
             t = (0.0 - math.log(a.ratio)) / (math.log(b.ratio) - math.log(a.ratio))
             return math.exp(math.log(a.n) + t * (math.log(b.n) - math.log(a.n)))
     return None
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    """Where reverse mode stops being dearer, in words: `at` is where the timing curves
+    cross (None if they never do), `label` a few words for the plot, `sentence` the
+    explanation. A parameter count is a whole number, so the crossing, interpolated
+    between two sizes timed, is given with the first whole count past it."""
+
+    at: float | None
+    label: str
+    sentence: str
+
+
+def break_even_words(rows: Sequence[SweepRow]) -> BreakEven:
+    """`break_even(rows)` said so that a fractional crossing reads right."""
+    ordered = sorted(rows, key=lambda r: r.n)
+    at = break_even(ordered)
+    if at is None:
+        return BreakEven(None, "", "Forward mode was the cheaper at every size timed.")
+    if at == ordered[0].n and ordered[0].ratio >= 1.0:
+        return BreakEven(at, f"reverse cheaper from N = {ordered[0].n:,}",
+                         f"Reverse mode is already as cheap or cheaper at the smallest size "
+                         f"timed, N = {ordered[0].n:,}.")
+    below = max(r.n for r in ordered if r.n < at)
+    above = min(r.n for r in ordered if r.n > at)
+    first = math.ceil(at - 1e-9)
+    return BreakEven(at, f"curves cross at N ≈ {at:.3g}",
+                     f"The timing curves cross at N ≈ {at:.3g} (interpolated on the log-log "
+                     f"plot between the sizes timed, {below:,} and {above:,}); a network has a "
+                     f"whole number of parameters, so from N = {first:,} on reverse mode is "
+                     f"the cheaper.")

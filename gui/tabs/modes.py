@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.modes import SIZES, Progress, SweepRow, break_even, passes_table
+from engine.modes import SIZES, Progress, SweepRow, break_even_words, passes_table
 from engine.numbers import count
 from gui.jobs.process_job import ProcessJob
 from gui.tabs import plots
@@ -187,9 +187,7 @@ class ModesTab(QWidget):
             self.agreement.setText("The two gradients' largest disagreement appears here.")
             return
         worst = max(self.rows, key=lambda r: r.max_difference)
-        even = break_even(self.rows)
-        even_text = (f" Forward mode stops being cheaper at about N = {even:.3g}."
-                     if even is not None else "")
         self.agreement.setText(
             f"The two modes' gradients agree to {worst.max_difference:.2e} at worst "
-            f"(N = {worst.n:,}): this is a difference of cost, not of accuracy.{even_text}")
+            f"(N = {worst.n:,}): this is a difference of cost, not of accuracy. "
+            f"{break_even_words(self.rows).sentence}")

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from engine.checks import StepError
-from engine.modes import SweepRow, break_even
+from engine.modes import SweepRow, break_even_words
 from engine.nn import XOR, decision_surface
 from engine.numbers import count
 from engine.rules import TOLERANCE, RuleError, worst
@@ -150,11 +150,11 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     plot.getAxis("bottom").setTicks([[(math.log10(n), f"{n:,}") for n in ns]])
     plot.getAxis("left").setTicks([_decades(math.floor(min(values) - 0.3),
                                             math.ceil(max(values) + 0.3))])
-    even = break_even(ordered)
-    if even is not None and len(ordered) > 1:
-        line = pg.InfiniteLine(pos=math.log10(even), angle=90,
+    even = break_even_words(ordered)
+    if even.at is not None and len(ordered) > 1:
+        line = pg.InfiniteLine(pos=math.log10(even.at), angle=90,
                                pen=pg.mkPen(LINE, style=Qt.PenStyle.DashLine),
-                               label=f"break-even ≈ {even:.3g}",
+                               label=even.label,
                                labelOpts={"position": 0.9, "color": "#374151"})
         plot.addItem(line)
 
