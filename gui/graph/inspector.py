@@ -46,13 +46,13 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         parts.append("<p><b>Gradient received</b>, one line per path "
                      "(local × upstream = contribution):</p><ol>")
         for step, c in received:
-            source = "dL/dL = 1 (where the backward pass starts)" if step.seed else (
+            source = "dL/dL = 1 (where the backward pass starts)" if step.root else (
                 f"from {html.escape(expression(step.node, 2))}: "
                 f"{product(c.local, c.upstream, c.contribution)}")
             parts.append(f"<li>{source} → total {number(c.after)}</li>")
         parts.append("</ol>")
     current = stepper.current
-    if isinstance(current, BackwardStep) and current.node is node and not current.seed:
+    if isinstance(current, BackwardStep) and current.node is node and not current.root:
         parts.append("<p>This node's rule was just applied: each parent received its "
                      "local derivative times this node's gradient.</p>")
     return "".join(parts)

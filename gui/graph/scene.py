@@ -141,7 +141,7 @@ class GraphScene(QGraphicsScene):
         yield
         index = self._index
         for j, s in enumerate(stepper.backward_steps):
-            if not s.seed:
+            if not s.root:
                 self._step_of[index[s.node]] = j
             for c in s.contributions:
                 self._first_grad.setdefault(index[c.parent], j)

@@ -100,7 +100,7 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
     index = {node: i for i, node in enumerate(nodes)}
     labels = {}
     for step in stepper.backward_steps if len(nodes) <= LARGE else ():
-        if not step.seed:
+        if not step.root:
             i = index[step.node]
             for k, c in enumerate(step.contributions):
                 labels[(i, k)] = contribution_label(c.local, c.upstream, c.contribution)

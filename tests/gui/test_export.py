@@ -106,7 +106,7 @@ def test_export_shows_each_label_at_the_step_that_sends_it(tmp_path, capsys):
     n_forward = len(stepper.forward_steps)
     # the backward step of `p - y`: it sends to p and to the input y
     j = next(k for k, s in enumerate(stepper.backward_steps)
-             if not s.seed and s.node.parents == (program.names["p"], program.inputs["y"]))
+             if not s.root and s.node.parents == (program.names["p"], program.inputs["y"]))
     nodes_of = {}
     for taken in (j, j + 1):  # the step before it, then the step itself
         out = _export(tmp_path, capsys, "--steps", str(n_forward + taken),

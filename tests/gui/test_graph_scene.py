@@ -52,7 +52,7 @@ def test_a_mid_backward_step_shows_who_sent_what(window):
 def test_a_label_appears_exactly_at_the_step_that_sends_it(window):
     scene = window.graph_tab.scene
     loss = window.session.program.output
-    window.session.seek(NEURON_STEPS + 1)  # the seed step: dL/dL = 1, no edge yet
+    window.session.seek(NEURON_STEPS + 1)  # the root step: dL/dL = 1, no edge yet
     assert edge_label(scene, loss, 0) is None
     window.session.step()  # loss = (p - y)^2 applies its rule
     assert edge_label(scene, loss, 0) == "-2 × 1\n= -2"
