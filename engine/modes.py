@@ -1,10 +1,11 @@
 """Forward mode against reverse mode, measured on one function with both machineries.
 
-The function is the seed's neuron widened to N inputs: L(w) = (tanh(Σ w_i x_i + b) - y)²,
-with the N weights as the parameters and x, b, y fixed (seeded). Reverse mode builds the
-Value graph once and runs one backward pass; forward mode runs N passes of dual numbers,
-each seeded along one weight. Both are plain Python objects with the same rules, so the
-ratio measures the modes, not the implementations.
+The function is the lesson's neuron widened to N inputs: L(w) = (tanh(Σ w_i x_i + b) - y)²,
+with the N weights as the parameters and x, b, y fixed (drawn by a seeded random
+generator). Reverse mode builds the Value graph once and runs one backward pass; forward
+mode runs N passes of dual numbers, each with its tangent along one weight. Both are
+plain Python objects with the same rules, so the ratio measures the modes, not the
+implementations.
 
 `timing_sweep` is a generator: it yields a `Progress` record every ~0.1 s of work and a
 `SweepRow` per size, so a caller can stop it between yields (the GUI's Cancel).
@@ -61,7 +62,7 @@ def reverse_gradient(problem: Problem) -> list[float]:
 
 
 def forward_pass(problem: Problem, i: int) -> float:
-    """dL/dw_i by one forward pass of dual numbers seeded along w_i."""
+    """dL/dw_i by one forward pass of dual numbers with tangent 1 along w_i."""
     weights = [Dual(w, 1.0 if j == i else 0.0) for j, w in enumerate(problem.w)]
     return neuron_loss(weights, problem.x, problem.b, problem.y).tangent
 

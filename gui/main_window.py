@@ -232,7 +232,7 @@ class MainWindow(QMainWindow):
                      tip="Save every node's box and every edge's path and label, "
                          "in scene coordinates")
         self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
-                     "Recompute every table of the seed page into a folder (Markdown + PNG)")
+                     "Recompute every table of the lesson into a folder (Markdown + PNG)")
         self.code_copier = CodeCopier(self)
         for action in self.code_copier.actions.values():
             file.addAction(action)

@@ -20,7 +20,7 @@ from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import group_box
 
-INTRO = ("The function is the seed's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
+INTRO = ("The function is the lesson's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
          "differentiated with respect to its N weights. Reverse mode builds the graph once and "
          "makes one backward pass; forward mode makes one pass of dual numbers per weight. "
          "Both use the same rules in plain Python, so the ratio is the modes' alone.")

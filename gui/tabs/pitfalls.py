@@ -27,12 +27,15 @@ from gui.tabs.widgets import ProgramTab
 MAX_NODES = 20_000
 ZERO_GRAD_EPOCHS = 1000  # the correct run has collapsed by then; the buggy one has not
 
-CASES = (
+LESSON_CASES = (  # the lesson's own examples
     ("a + a", "04-a-plus-a.expr", "= instead of += reports 1, not 2"),
     ("a * a", "05-a-times-a.expr", "= instead of += reports 3, not 6"),
+)
+OUR_CASES = (  # not on the lesson's page: examples of ours for its other pitfalls
     ("b = x*3; c = b*2; d = b + c", "10-no-sort.expr", "no topological sort reports 3, not 9"),
     ("relu's branch", "09-relu-branch.expr", "a gradient of 0 that is right"),
 )
+CASES = LESSON_CASES + OUR_CASES
 
 LESSONS = """
 <p><b>= instead of +=.</b> A node used twice gets a gradient along each path; with
@@ -82,12 +85,15 @@ class PitfallsTab(ProgramTab):
         self._zero_grad_drawn = False
 
         cases = QHBoxLayout()
-        cases.addWidget(QLabel("The seed's cases:", self))
-        for title, file, tip in CASES:
-            button = QPushButton(title, self)
-            button.setToolTip(f"Open this program: {tip}")
-            button.clicked.connect(lambda checked=False, f=file: self._open(f))
-            cases.addWidget(button)
+        for heading, group in (("The lesson's cases:", LESSON_CASES),
+                               ("Our examples:", OUR_CASES)):
+            cases.addWidget(QLabel(heading, self))
+            for title, file, tip in group:
+                button = QPushButton(title, self)
+                button.setToolTip(f"Open this program: {tip}")
+                button.clicked.connect(lambda checked=False, f=file: self._open(f))
+                cases.addWidget(button)
+            cases.addSpacing(12)
         cases.addStretch(1)
 
         self.table = RankedTable([
