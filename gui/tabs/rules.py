@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from engine.checks import step_size_errors
 from engine.numbers import count, number
+from engine.numbers import exact as exact_digits
 from engine.reference import reference_derivative
 from engine.rules import rule_errors
 from engine.tensorflow_check import INSTALL_HINT, snippet_applies
@@ -180,8 +181,8 @@ class RulesTab(ProgramTab):
             f"step h; <span style='color:#dc2626'>- -</span> autodiff's error, "
             f"{'exactly 0' if error == 0 else f'{error:.1e}'}, the same for every h (it has "
             f"no step). {best_text}Large steps suffer truncation error, small ones "
-            f"round-off. Exact d{program.output_name}/d{name} = {exact!r}, from 50-digit "
-            "arithmetic.")
+            f"round-off. Exact d{program.output_name}/d{name} = {exact_digits(exact)}, from "
+            "50-digit arithmetic.")
 
     # -- TensorFlow ---------------------------------------------------------------------
 

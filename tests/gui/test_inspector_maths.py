@@ -74,3 +74,11 @@ def test_graph_labels_bracket_negatives_and_multiply_out():
     assert contribution_label(0.18070, 1.1074, 0.18070 * 1.1074) == "0.1807 × 1.107\n≈ 0.2001"
     assert contribution_label(-0.0, 5.0, -0.0) == "0 × 5\n= 0"
     assert contribution_label(2e6, 1000.0, 2e9) == "2e+06 × 1000\n= 2e+09"
+
+
+def test_the_neurons_z_box_reads_about_zero(window):
+    window.session.run_to_end()
+    scene, names = window.graph_tab.scene, window.session.program.names
+    assert scene.value_item_of(names["z"]).texts() == ("z", "value ≈ 0", "grad = -2")
+    assert scene.value_item_of(names["p"]).texts()[1] == "value ≈ 0"
+    assert scene.value_item_of(names["w2"]).texts()[1:] == ("value = -0.3", "grad = -4")
