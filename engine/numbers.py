@@ -19,7 +19,8 @@ ROUNDOFF_OF_SUM = 1e-15  # a sum this small beside its terms is their rounding e
 
 def number(x: float, digits: int = 6) -> str:
     """`x` in at most `digits` significant digits, trailing zeros dropped: '0.180707',
-    '6.75', '2', '1.343e+09', '2.77556e-17'; '0' for either zero; 'inf', '-inf', 'nan'."""
+    '6.75', '2', '5870' (5869.081 in 3 digits), '1.343e+09', '2.77556e-17'; '0' for
+    either zero; 'inf', '-inf', 'nan'."""
     if x == 0.0:
         return "0"
     if not math.isfinite(x):
@@ -28,6 +29,8 @@ def number(x: float, digits: int = 6) -> str:
     exponent = int(rounded[rounded.index("e") + 1:])
     if exponent >= 6 or exponent < -4:
         return _strip_mantissa(rounded)
+    if exponent >= digits:  # more whole digits than shown: '5870', not '5.87e+03'
+        return f"{float(rounded):.0f}"
     return f"{x:.{digits}g}"
 
 

@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor
 from engine.checks import StepError
 from engine.modes import SweepRow, break_even_words
 from engine.nn import XOR, decision_surface
-from engine.numbers import count
+from engine.numbers import count, number
 from engine.rules import TOLERANCE, RuleError, worst
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
@@ -142,7 +142,7 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     for value, color, text in ((last.forward_ms, FORWARD, "forward mode"),
                                (last.reverse_ms, REVERSE, "reverse mode")):
         # to the left of the last point, so it never leaves the plot
-        label = pg.TextItem(f"{text}: {value:.3g} ms", color=color, anchor=(1.05, 0.5))
+        label = pg.TextItem(f"{text}: {number(value, 3)} ms", color=color, anchor=(1.05, 0.5))
         label.setPos(math.log10(last.n), math.log10(max(value, 1e-6)))
         plot.addItem(label)
     values = [math.log10(max(v, 1e-6)) for r in ordered for v in (r.forward_ms, r.reverse_ms)]

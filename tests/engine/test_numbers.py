@@ -23,6 +23,9 @@ def test_number_at_other_precisions_switches_at_the_same_places():
     assert number(1234567.8, 8) == "1.2345678e+06"  # not 1234567.8
     assert number(123456.7, 8) == "123456.7"
     assert number(-0.0, 4) == "0"
+    # fewer digits than the whole part has: rounded in place, not in scientific notation
+    assert number(5869.081, 3) == "5870" and number(123456.0, 4) == "123500"
+    assert number(-999_999.0, 3) == "-1e+06"
 
 
 @pytest.mark.parametrize("x, text", [
