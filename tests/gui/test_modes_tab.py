@@ -81,3 +81,10 @@ def test_break_even_is_marked_and_said_in_whole_counts(window):
     tab._show_rows()
     assert tab.agreement.text().endswith("already as cheap or cheaper at the smallest size "
                                          "timed, N = 1.")
+
+
+def test_one_size_is_one_size(window, qtbot):
+    tab = open_modes(window, qtbot, (2,))
+    tab.start.click()
+    qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
+    assert tab.state.text() == "Done: 1 size timed."
