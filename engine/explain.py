@@ -273,9 +273,9 @@ def _cancelled(node: Value, scale: float) -> str:
         sum_text = f"{number(a.data)} {node.op} {bracketed(b.data)}"
     else:
         sum_text = formula(node)
-    return (f"round-off: {sum_text} cancel out, leaving {abs(node.data) / scale:.1e} of "
-            f"their size, the rounding error of numbers binary floating point cannot hold "
-            f"exactly; read it as 0")
+    return (f"round-off, read it as 0: {sum_text} cancel to within "
+            f"{abs(node.data) / scale:.1e} of their size, the error left by rounding "
+            f"decimals to binary")
 
 
 def value_text(node: Value, digits: int = 6) -> str:

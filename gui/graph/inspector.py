@@ -49,7 +49,7 @@ def describe_node(node: Value, stepper: Stepper, role: str,
             source = "dL/dL = 1 (where the backward pass starts)" if step.root else (
                 f"from {html.escape(expression(step.node, 2))}: "
                 f"{product(c.local, c.upstream, c.contribution)}")
-            parts.append(f"<li>{source} → total {number(c.after)}</li>")
+            parts.append(f"<li>{source} → total {_total(c)}</li>")
         parts.append("</ol>")
     current = stepper.current
     if isinstance(current, BackwardStep) and current.node is node and not current.root:
@@ -66,6 +66,14 @@ def _with_roundoff(what: str, x: float, why: str) -> list[tuple[str, str]]:
     return [(what, f"≈ 0 (exactly {exact(x)})"), ("why ≈ 0", html.escape(why))]
 
 
+def _total(c) -> str:
+    """A running total, '≈ 0' where its terms cancelled to round-off."""
+    scale = max(abs(c.before), abs(c.contribution))
+    if c.after != 0.0 and abs(c.after) <= ROUNDOFF_OF_SUM * scale:
+        return "≈ 0"
+    return number(c.after)
+
+
 def _cancelled_paths(grad: float, received) -> str:
     """Why a gradient summed from several paths is round-off, or ''."""
     if grad == 0.0 or len(received) < 2:
@@ -73,8 +81,8 @@ def _cancelled_paths(grad: float, received) -> str:
     scale = max(abs(c.contribution) for _, c in received)
     if abs(grad) > ROUNDOFF_OF_SUM * scale:
         return ""
-    return (f"round-off: the paths' contributions cancel out, leaving "
-            f"{abs(grad) / scale:.1e} of their size; read it as 0")
+    return (f"round-off, read it as 0: the paths' contributions cancel to within "
+            f"{abs(grad) / scale:.1e} of their size")
 
 
 class Inspector(QTextBrowser):

@@ -67,8 +67,8 @@ def test_the_neurons_z_is_round_off():
     z, p = program.names["z"], program.names["p"]
     assert z.data == 2.7755575615628914e-17
     assert roundoff(z) == (
-        "round-off: -0.1 + 0.1 cancel out, leaving 2.8e-16 of their size, the rounding "
-        "error of numbers binary floating point cannot hold exactly; read it as 0")
+        "round-off, read it as 0: -0.1 + 0.1 cancel to within 2.8e-16 of their size, the "
+        "error left by rounding decimals to binary")
     assert roundoff(p) == "round-off carried from z (≈ 0): tanh(z) is 0 when z is"
     assert value_text(z) == value_text(p) == "≈ 0"
     assert rules(NEURON, "p") == ["d tanh(z)/dz = 1 - tanh(z)^2 = 1 - (2.77556e-17)^2 = 1"]

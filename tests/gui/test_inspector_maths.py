@@ -34,8 +34,8 @@ def test_the_neurons_z_is_shown_as_about_zero_with_why():
     program, stepper = _at_end(NEURON)
     html = describe_node(program.names["z"], stepper, "intermediate")
     assert _row("value", "≈ 0 (exactly 2.7755575615628914e-17)") + _row(
-        "why ≈ 0", "round-off: -0.1 + 0.1 cancel out, leaving 2.8e-16 of their size, the "
-        "rounding error of numbers binary floating point cannot hold exactly; read it as 0"
+        "why ≈ 0", "round-off, read it as 0: -0.1 + 0.1 cancel to within 2.8e-16 of their "
+        "size, the error left by rounding decimals to binary"
     ) + _row("gradient", "-2.0") in html
 
 
@@ -82,3 +82,14 @@ def test_the_neurons_z_box_reads_about_zero(window):
     assert scene.value_item_of(names["z"]).texts() == ("z", "value ≈ 0", "grad = -2")
     assert scene.value_item_of(names["p"]).texts()[1] == "value ≈ 0"
     assert scene.value_item_of(names["w2"]).texts()[1:] == ("value = -0.3", "grad = -4")
+
+
+def test_a_gradient_whose_paths_cancel_is_about_zero():
+    program, stepper = _at_end("x = 0.1\ny = x*0.3 - x*0.1*3")
+    x = program.inputs["x"]
+    assert x.grad != 0.0 and abs(x.grad) < 1e-16
+    html = describe_node(x, stepper, "input")
+    assert _row("gradient", f"≈ 0 (exactly {x.grad!r})") + _row(
+        "why ≈ 0", "round-off, read it as 0: the paths&#x27; contributions cancel to within "
+        "1.9e-16 of their size") in html
+    assert html.endswith("<li>from x*0.3: 0.3 × 1 = 0.3 → total ≈ 0</li></ol>")
