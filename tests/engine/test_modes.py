@@ -132,5 +132,6 @@ def test_break_even_of_measured_rows_lies_where_the_ratio_crosses_one():
     if rows[0].ratio >= 1.0:
         assert words.at == 2.0
     elif words.at is not None:
-        below = max(r for r in rows if r.n < words.at)
-        assert below.ratio < 1.0
+        below = max((r for r in rows if r.n < words.at), key=lambda r: r.n)
+        above = min((r for r in rows if r.n > words.at), key=lambda r: r.n)
+        assert below.ratio < 1.0 <= above.ratio
