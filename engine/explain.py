@@ -159,8 +159,12 @@ def rule_text(node: Value, i: int) -> str:
     op = node.op
     d = _d(node, n)
 
-    def worked(rule: str, numbers: str, computed: float) -> str:
-        return f"{d} = {rule} = {numbers} {agrees(computed, result)} {result}"
+    def worked(rule: str, numbers: str, compute) -> str:
+        try:
+            sign = agrees(compute(), result)
+        except (ArithmeticError, ValueError):  # the shown numbers overflow: say so
+            sign = "≈"
+        return f"{d} = {rule} = {numbers} {sign} {result}"
 
     if op in ("+", "-", "*", "/") and len(parents) == 1:  # a folded number
         return f"{d} = {result}"
@@ -178,11 +182,11 @@ def rule_text(node: Value, i: int) -> str:
         a, b = parents
         b_num = bracketed(b.data)
         if i == 0:
-            return worked(f"1/{operand(b)}", f"1/{b_num}", 1 / _shown(b_num))
+            return worked(f"1/{operand(b)}", f"1/{b_num}", lambda: 1 / _shown(b_num))
         b_num = _base(b.data)
         a_num = bracketed(a.data)
         return worked(f"-{operand(a)}/{operand(b)}^2", f"-{a_num}/{b_num}^2",
-                      -_shown(a_num) / _shown(b_num) ** 2)
+                      lambda: -_shown(a_num) / _shown(b_num) ** 2)
     if op == "neg":
         return f"{d} = -1"
     if op.startswith("**"):
@@ -193,26 +197,27 @@ def rule_text(node: Value, i: int) -> str:
         x_num = _base(x.data)
         if k == 2:
             x_num = bracketed(x.data)
-            return worked(f"2·{n}", f"2·{x_num}", 2 * _shown(x_num))
+            return worked(f"2·{n}", f"2·{x_num}", lambda: 2 * _shown(x_num))
         k_less = number(k - 1)
         return worked(f"{k_text}·{n}^{_exponent(k_less)}",
                       f"{k_text}·{x_num}^{_exponent(k_less)}",
-                      k * _shown(x_num) ** (k - 1))
+                      lambda: k * _shown(x_num) ** (k - 1))
     if op == "tanh":
         t = _base(node.data)
-        return worked(f"1 - tanh({_argument(x)})^2", f"1 - {t}^2", 1 - _shown(t) ** 2)
+        return worked(f"1 - tanh({_argument(x)})^2", f"1 - {t}^2",
+                      lambda: 1 - _shown(t) ** 2)
     if op == "relu":
         side = ">" if x.data > 0 else "<="
         return (f"{d} = 1 if {n} > 0 else 0; "
                 f"{n} = {number(x.data)} {side} 0, so {result}")
     if op == "exp":
-        return f"{d} = exp({n}) = exp({number(x.data)}) = {result}"
+        return f"{d} = exp({_argument(x)}) = exp({number(x.data)}) = {result}"
     if op == "log":
         x_num = bracketed(x.data)
-        return worked(f"1/{n}", f"1/{x_num}", 1 / _shown(x_num))
+        return worked(f"1/{n}", f"1/{x_num}", lambda: 1 / _shown(x_num))
     if op == "sigmoid":
         s = number(node.data)
-        return (f"{d} = s·(1 - s) with s = sigmoid({n}) = {s}: {s}·(1 - {s}) "
+        return (f"{d} = s·(1 - s) with s = sigmoid({_argument(x)}) = {s}: {s}·(1 - {s}) "
                 f"{agrees(_shown(s) * (1 - _shown(s)), result)} {result}")
     return f"d{op}/d{n} = {result}"
 

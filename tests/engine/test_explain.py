@@ -84,3 +84,17 @@ def test_small_values_that_are_not_round_off():
     assert value_text(program.output) == "≈ 0"  # 5.55e-17 beside 0.3
     # a value carried from round-off through an operation that does not keep 0 is not
     assert roundoff(parse("a = 0.1 + 0.2 - 0.3\nb = exp(a)").output) == ""
+
+
+def test_big_and_tiny_numbers_in_rules():
+    assert rules("x = 1e150\ny = x**2", "y") == ["d(x^2)/dx = 2·x = 2·1e+150 = 2e+150"]
+    assert rules("x = 1e-150\ny = 1/x", "y") == [
+        "d(1 / x)/d1 = 1/x = 1/1e-150 = 1e+150",
+        "d(1 / x)/dx = -1/x^2 = -1/(1e-150)^2 = -1e+300"]
+
+
+def test_function_rules_bracket_an_expression_argument_once():
+    assert rules("a = 1\nb = 2\ny = exp(a - b)", "y") == [
+        "d exp(a - b)/d(a - b) = exp(a - b) = exp(-1) = 0.367879"]
+    assert rules("a = 1\nb = 2\ny = sigmoid(a - b)", "y")[0].startswith(
+        "d sigmoid(a - b)/d(a - b) = s·(1 - s) with s = sigmoid(a - b) = 0.268941")
