@@ -1,9 +1,12 @@
 """The rules as the inspector writes them: the operands' own names, negative numbers
 bracketed, '≈' where the rounded numbers do not work out, round-off named as such."""
 
-from engine import parse
+from hypothesis import HealthCheck, given, settings
+
+from engine import ExpressionError, parse
 from engine.explain import expression, formula, roundoff, rule_text, value_text
 from tests.engine.helpers import NEURON
+from tests.engine.strategies import programs
 
 
 def rules(text: str, name: str) -> list[str]:
@@ -98,3 +101,17 @@ def test_function_rules_bracket_an_expression_argument_once():
         "d exp(a - b)/d(a - b) = exp(a - b) = exp(-1) = 0.367879"]
     assert rules("a = 1\nb = 2\ny = sigmoid(a - b)", "y")[0].startswith(
         "d sigmoid(a - b)/d(a - b) = s·(1 - s) with s = sigmoid(a - b) = 0.268941")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_every_node_of_any_program_can_be_explained(text):
+    try:
+        program = parse(text)
+    except ExpressionError:
+        return
+    for node in program.nodes:
+        assert formula(node) and expression(node) and value_text(node)
+        roundoff(node)
+        for i in range(len(node.parents)):
+            assert rule_text(node, i).startswith("d")
