@@ -25,7 +25,7 @@ def _window_parser() -> argparse.ArgumentParser:
                     "backward passes, and check every gradient. Commands: "
                     + ", ".join(COMMANDS) + " (main.py COMMAND --help).")
     parser.add_argument("file", nargs="?", metavar="FILE.expr",
-                        help="a program to open (default: the seed's neuron)")
+                        help="a program to open (default: the lesson's neuron)")
     return parser
 
 
@@ -40,13 +40,13 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     elif command == "train":
         from cli import train
 
-        parser.description = "Train a 2-2-1 network on XOR and report it as the seed page does."
+        parser.description = "Train a 2-2-1 network on XOR and report it as the lesson does."
         train.add_arguments(parser)
         parser.set_defaults(run=train.run)
     elif command == "report":
         from cli import report
 
-        parser.description = "Recompute every table of the seed page, beside the seed's figures."
+        parser.description = "Recompute every table of the lesson, beside the lesson's figures."
         report.add_arguments(parser)
         parser.set_defaults(run=report.run)
     elif command == "screenshot":

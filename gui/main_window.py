@@ -235,7 +235,7 @@ class MainWindow(QMainWindow):
         self._action(file, "Check an &engine…", lambda: engine_dialog.open_dialog(self),
                      tip="Check your own micrograd-style autograd engine rule by rule")
         self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
-                     "Recompute every table of the seed page into a folder (Markdown + PNG)")
+                     "Recompute every table of the lesson into a folder (Markdown + PNG)")
         self.code_copier = CodeCopier(self)
         for action in self.code_copier.actions.values():
             file.addAction(action)

@@ -38,7 +38,7 @@ def _plan(program: Program, replay: dict, overwrite: bool) -> list[BackwardStep]
     seed = replay.get("seed", 1.0)
     seed = 1.0 if seed is None or math.isnan(seed) else seed
     steps = [BackwardStep(output, (Contribution(output, seed, seed, seed, 0.0, seed),),
-                          seed=True,
+                          root=True,
                           problem="" if close(seed, 1.0) else
                           f"dL/dL was never set to 1: the root's gradient is {number(seed)}")]
     grads: dict[Value, float] = {output: seed}
@@ -72,7 +72,7 @@ def _plan(program: Program, replay: dict, overwrite: bool) -> list[BackwardStep]
     # a node that passed its gradient on before it had all of it: the order is wrong
     for j, step in enumerate(steps):
         node = step.node
-        if not step.seed and not step.problem and not close(passed[node], grads[node]):
+        if not step.root and not step.problem and not close(passed[node], grads[node]):
             steps[j] = BackwardStep(node, step.contributions, problem=(
                 f"{_name(node)} passed on a gradient of {number(passed[node])}, but its "
                 f"gradient is {number(grads[node])} once every path has reached it: the "

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
 )
 
+from engine.explain import value_text
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 from gui.graph.items import (
@@ -140,7 +141,7 @@ class GraphScene(QGraphicsScene):
         yield
         index = self._index
         for j, s in enumerate(stepper.backward_steps):
-            if not s.seed:
+            if not s.root:
                 self._step_of[index[s.node]] = j
             for c in s.contributions:
                 self._first_grad.setdefault(index[c.parent], j)
@@ -358,7 +359,7 @@ class GraphScene(QGraphicsScene):
             elif isinstance(current, BackwardStep) and any(c.parent is node
                                                            for c in current.contributions):
                 border, width = RECEIVED, 2.5
-            box.set_state(short(node.data) if revealed else "?",
+            box.set_state(value_text(node, 4) if revealed else "?",
                           short(node.grad) if has_grad else "", border, width,
                           faint=not revealed)
         if i in self.op_items:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.engine_check.replay import RECORDED
+from engine.numbers import count, number
 from engine.pitfalls import NO_SORT, OVERWRITE
 from engine.stepping import gradients_with
 from engine.value import Value
@@ -47,13 +48,13 @@ def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float],
         return ""
     if len(differ) == 1:
         name, bad, good = differ[0]
-        return (f"At the end: {name} has gradient {bad:.6g} {by}; "
-                f"the correct gradient is {good:.6g}.")
-    parts = [f"{name} has {bad:.6g} (correct: {good:.6g})"
+        return (f"At the end: {name} has gradient {number(bad)} {by}; "
+                f"the correct gradient is {number(good)}.")
+    parts = [f"{name} has {number(bad)} (correct: {number(good)})"
              for name, bad, good in differ[:SHOWN_WRONG]]
     more = len(differ) - SHOWN_WRONG
     if more > 0:
-        parts.append(f"{more} more input{'s' if more > 1 else ''} too")
+        parts.append(f"{count(more, 'more input')} too")
     return f"At the end, these gradients are wrong {by}: {'; '.join(parts)}."
 
 
@@ -487,7 +488,7 @@ class GraphTab(QWidget):
                              "Right to step; zoom out (wheel or Ctrl+-) to see more of it "
                              "(texts hide below half size).")
         else:
-            self.status.emit(f"Built {self.session.program.output_name}: {n} nodes. "
+            self.status.emit(f"Built {self.session.program.output_name}: {count(n, 'node')}. "
                              "Press Right to step.")
         self._update_phase()
 
