@@ -26,6 +26,40 @@ DEFAULT_SEED = 0
 DEFAULT_EPOCHS = 3000
 DEFAULT_LR = 0.1
 INIT_LOW, INIT_HIGH = -1.0, 1.0  # weights and biases start uniform in [-1, 1)
+# Above this the very first update throws the weights past anything tanh can tell apart
+# (and near 1.8e308 the product lr * gradient overflows outright).
+MAX_LR = 1e300
+QUOTED = 80  # at most this many characters of a user's text go into a message
+
+
+def quoted(text: str, limit: int = QUOTED) -> str:
+    """`text` in quotes for a message, cut to `limit` characters with a count if longer."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
+def learning_rate(text: str) -> float:
+    """The learning rate written in `text` (0.1, 1e-7, 2.5E+3).
+
+    Raises ValueError with a one-line message if it is not a number, not finite (nan,
+    inf, or beyond the largest float, like 1e400), not positive, or above MAX_LR.
+    """
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise ValueError(f"the learning rate must be a number, not {quoted(text)}") from None
+    if math.isnan(value):
+        raise ValueError(f"the learning rate must be a number, not {quoted(text)}")
+    if math.isinf(value):
+        why = "" if "inf" in text.lower() else " (it is beyond the largest float, ~1.8e308)"
+        raise ValueError(f"the learning rate must be a finite number, not {quoted(text)}"
+                         + why)
+    if value <= 0:
+        raise ValueError(f"the learning rate must be positive, not {quoted(text)}")
+    if value > MAX_LR:
+        raise ValueError(f"the learning rate must be at most {MAX_LR:g}, not {quoted(text)}")
+    return value
 
 
 def initial_parameters(sizes: Sequence[int], seed: int) -> list[float]:
@@ -214,6 +248,23 @@ def predictions(parameters: Sequence[float], hidden: int,
     points = np.array([x for x, _ in XOR])
     out = forward_numpy(parameters, hidden, activation, points)
     return [(x, float(o), t) for (x, t), o in zip(XOR, out)]
+
+
+def not_learned(parameters: Sequence[float], hidden: int, activation: str) -> str:
+    """'' when all four XOR rows are on the right side of 0.5; otherwise one sentence
+    saying what went wrong, for a run that ended without learning."""
+    rows = predictions(parameters, hidden, activation)
+    wrong = sum(not (math.isfinite(p) and (p > 0.5) == (t > 0.5)) for _, p, t in rows)
+    if not wrong:
+        return ""
+    outputs = [p for _, p, _ in rows]
+    text = f"XOR is not learned: {wrong} of 4 predictions are on the wrong side of 0.5"
+    if all(math.isfinite(p) for p in outputs) and max(outputs) - min(outputs) < 1e-6:
+        text += f"; the network answers {outputs[0]:.4f} whatever the input"
+        if activation == "relu" and max(abs(p) for p in outputs) == 0.0:
+            text += (" (its relu output is off for every row, and an off relu passes no "
+                     "gradient back, so training cannot revive it)")
+    return text + ". Try another seed, a smaller learning rate or more epochs."
 
 
 def rises(losses: Sequence[float]) -> tuple[int, float]:

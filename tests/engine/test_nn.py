@@ -115,6 +115,7 @@ def test_train_json_contract():
     result = run_train("--epochs", "300", "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
+    assert result.stdout == json.dumps(report) + "\n"  # streamed, in json.dumps's own form
     assert [e["epoch"] for e in report["epochs"]] == list(range(1, 301))
     assert f"{report['epochs'][0]['loss']:.6f}" == "1.766174"
     assert [p["input"] for p in report["predictions"]] == [[0, 0], [0, 1], [1, 0], [1, 1]]
