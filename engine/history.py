@@ -109,5 +109,5 @@ class LossHistory:
         second_x, second_y = np.where(low_first, hx, lx), np.where(low_first, hy, ly)
         x = np.column_stack([first_x, second_x]).ravel()
         y = np.column_stack([first_y, second_y]).ravel()
-        distinct = np.r_[True, x[1:] != x[:-1]]  # a bucket of one epoch is one point
+        distinct = np.r_[x[:1] == x[:1], x[1:] != x[:-1]]  # a bucket of one epoch: one point
         return x[distinct].astype(float), y[distinct]

@@ -55,3 +55,8 @@ def test_a_long_run_is_bounded_and_keeps_every_bucket_extremes():
 def test_capacity_must_split_in_pairs():
     with pytest.raises(ValueError):
         LossHistory(capacity=7)
+
+
+def test_an_empty_history_has_no_points():
+    x, y = LossHistory().points()
+    assert x.size == 0 and y.size == 0
