@@ -77,9 +77,9 @@ class NetworkView(QWidget):
         left = 8
         text_color = QColor("#374151")
         rows = (((POSITIVE, 4.0, "weight > 0"), (NEGATIVE, 4.0, "weight < 0")),
-                ((QColor("#6b7280"), THIN, "weight ≈ 0"),
-                 (QColor("#6b7280"), THICK, "largest |weight|" + (
-                     f" = {largest:.3g}" if largest is not None else ""))))
+                ((QColor("#6b7280"), THIN, "|w| ≈ 0"),
+                 (QColor("#6b7280"), THICK, "the largest |w|" if largest is None
+                  else f"|w| = {largest:.3g}, the largest")))
         for r, row in enumerate(rows):
             y = top + 8 + r * 17
             x = left

@@ -40,12 +40,11 @@ from gui.tabs.widgets import group_box
 
 FRAME_MS = 33  # about 30 frames a second, whatever the training speed
 RISES_NOTE = (
-    "Why the loss sometimes climbs: every epoch steps a fixed η along the gradient. Where "
-    "the valley the weights are in is narrower than such a step (its curvature above 2/η), "
-    "the step overshoots to the far wall, the next one back: the weights zig-zag across "
-    "the valley and the loss rises for some dozens of epochs, until they reach a wider "
-    "part and the descent resumes. Long runs can meet such places again and again, which "
-    "shows as spikes; a smaller η smooths them out.")
+    "Why the loss sometimes climbs: each epoch steps a fixed η along the gradient. Where "
+    "the valley is narrower than that step (curvature above 2/η), each step overshoots to "
+    "the far wall and the weights zig-zag across it, the loss rising for dozens of epochs "
+    "until they reach a wider part. Long runs can meet such places again: the spikes. A "
+    "smaller η smooths them out.")
 
 
 def _shown(value: float) -> str:
@@ -118,7 +117,7 @@ class XorTab(QWidget):
         self.warning = ""   # what a finished run did not do (learn XOR)
         self._job: ProcessJob | None = None
         self._pausing = False
-        self._started_at = 0.0
+        self._started_at: float | None = None
         self._epochs_at_start = 0
         self._build_controls()
         self._build_views()
@@ -276,7 +275,7 @@ class XorTab(QWidget):
         self._job = ProcessJob("engine.nn", "train_xor", epochs=left, lr=lr, seed=seed,
                                hidden=hidden, activation=activation, start=self.parameters)
         self._pausing = False
-        self._started_at, self._epochs_at_start = time.perf_counter(), self.epoch
+        self._started_at = None  # set by the first records: the child takes a while to start
         self.timer.start()
         self.status.emit("Training XOR…")
         self._update_buttons()
@@ -335,6 +334,9 @@ class XorTab(QWidget):
         job = self._job
         if job is not None:
             records = job.drain()
+            if records and self._started_at is None:
+                self._started_at = time.perf_counter()
+                self._epochs_at_start = self.epoch + len(records)
             if records:
                 self._absorb([r.loss for r in records], records[-1])
             if job.finished:
@@ -351,7 +353,7 @@ class XorTab(QWidget):
         plots.update_decision_surface(self.surface_image, self.parameters, hidden, activation)
         self.network.set_parameters(self.parameters, hidden)
         self.predictions.set_rows(predictions(self.parameters, hidden, activation))
-        if self.running:
+        if self.running and self._started_at is not None:
             elapsed = time.perf_counter() - self._started_at
             if elapsed > 0.2:
                 self._rate = f"{(self.epoch - self._epochs_at_start) / elapsed:,.0f}"
