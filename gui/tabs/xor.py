@@ -93,7 +93,7 @@ class LearningRateBox(QLineEdit):
             value = learning_rate(text)
         except ValueError as e:
             self.setText(_shown(self._value))
-            self.refused.emit(f"Learning rate not changed: {e}. It stays {_shown(self._value)}.")
+            self.refused.emit(f"Not changed: {e}. It stays {_shown(self._value)}.")
             return
         self._take(value)
 
@@ -149,6 +149,7 @@ class XorTab(QWidget):
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 1_000_000)
         self.seed.setValue(DEFAULT_SEED)
+        self.seed.setSpecialValueText("0 (the lesson's run)")  # shown at the minimum, 0
         self.seed.setToolTip("Seed of the initial weights, drawn uniformly from [-1, 1): "
                              "0 is the lesson's start; the same seed gives the same run")
         self.hidden = QSpinBox(self)

@@ -58,6 +58,8 @@ def test_reset_and_reseed(window, qtbot):
     start = tab.parameters
     tab.buttons["reset"].click()
     assert tab.epoch == 0 and tab.history.last is None
+    assert tab.seed.value() == 0 and tab.seed.text() == "0 (the lesson's run)"
+    assert list(tab.parameters) == np.random.default_rng(0).uniform(-1, 1, 9).tolist()
     seed = tab.seed.value()
     tab.buttons["reseed"].click()
     assert tab.seed.value() == seed + 1
