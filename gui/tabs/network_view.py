@@ -13,7 +13,7 @@ from engine.nn import unpack
 
 POSITIVE = QColor("#2563eb")
 NEGATIVE = QColor("#ea580c")
-LEGEND_H = 40  # pixels at the bottom for the legend
+LEGEND_H = 56  # pixels at the bottom for the legend
 THIN, THICK = 0.5, 6.5  # edge widths for a weight of 0 and for the largest weight
 
 
@@ -72,14 +72,15 @@ class NetworkView(QWidget):
         painter.end()
 
     def _paint_legend(self, painter: QPainter, largest: float | None) -> None:
-        """Two lines at the bottom: what the colours mean, and what the widths mean."""
+        """Three lines at the bottom: what the colours mean, and what the widths mean."""
         top = self.height() - LEGEND_H + 4
         left = 8
         text_color = QColor("#374151")
+        gray = QColor("#6b7280")
         rows = (((POSITIVE, 4.0, "weight > 0"), (NEGATIVE, 4.0, "weight < 0")),
-                ((QColor("#6b7280"), THIN, "|w| ≈ 0"),
-                 (QColor("#6b7280"), THICK, "the largest |w|" if largest is None
-                  else f"|w| = {largest:.3g}, the largest")))
+                ((gray, THIN, "|weight| ≈ 0"),),
+                ((gray, THICK, "the largest |weight|" if largest is None
+                  else f"|weight| = {largest:.3g}, the largest"),))
         for r, row in enumerate(rows):
             y = top + 8 + r * 17
             x = left

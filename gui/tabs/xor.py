@@ -316,8 +316,10 @@ class XorTab(QWidget):
         else:
             _, _, hidden, activation = self._config()
             self.warning = not_learned(self.parameters, hidden, activation)
+            # the status bar gets the verdict; the why is under the counters
+            verdict = self.warning.split(";")[0].split(". ")[0].rstrip(".")
             text = f"Training finished at epoch {self.epoch:,}" + (
-                f", but {self.warning}" if self.warning else ".")
+                f", but {verdict} (see under the counters)." if self.warning else ".")
         self.status.emit(text)
         self._draw()
 

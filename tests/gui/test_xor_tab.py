@@ -161,8 +161,9 @@ def test_a_run_that_does_not_learn_ends_with_a_warning(window, qtbot):
     tab.buttons["start"].click()
     qtbot.waitUntil(lambda: not tab.running, timeout=30_000)
     assert tab.predictions.column_texts(1) == ["+0.0000"] * 4
-    assert messages[-1].startswith("Training finished at epoch 300, but XOR is not "
-                                   "learned: 2 of 4 predictions are on the wrong side")
+    assert messages[-1] == ("Training finished at epoch 300, but XOR is not learned: 2 of 4 "
+                            "predictions are on the wrong side of 0.5 (see under the "
+                            "counters).")
     assert "whatever the input" in tab.counters.text()
     tab.buttons["reset"].click()
     assert tab.warning == "" and "not learned" not in tab.counters.text()
