@@ -98,3 +98,19 @@ def test_a_run_that_does_not_learn_says_so(capsys):
                           "1000    2.000000", "2000    2.000000", "3000    2.000000"]
     assert lines[-1].startswith("XOR is not learned: 2 of 4 predictions are on the wrong "
                                 "side of 0.5; the network answers 0.0000 whatever the input")
+
+
+def test_train_with_defaults_prints_the_lessons_tables(capsys):
+    assert main.main(["train"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("A 2-2-1 tanh network learning XOR: 3,000 epochs, learning rate 0.1, "
+                        "seed 0 (the lesson's start)")
+    assert lines[2:9] == ["Epoch   Loss (sum over the 4 rows)", "1       1.766174",
+                          "100     0.938014", "500     0.729389", "1000    0.461485",
+                          "2000    0.001065", "3000    0.000541"]
+    assert lines[10:15] == ["Input    Prediction   Target", "(0, 0)   +0.0003      0",
+                            "(0, 1)   +0.9824      1", "(1, 0)   +0.9848      1",
+                            "(1, 1)   +0.0001      0"]
+    assert lines[16] == ("The loss rose on 27 of 2,999 epoch-to-epoch transitions; the "
+                         "largest rise was 0.010852.")
+    assert len(lines) == 17  # XOR is learned: no warning
