@@ -130,12 +130,15 @@ def frame_costs(decimated=(1_000, 100_000, 10_000_000), whole=(1_000, 100_000, 1
 
 def train_peak_memory(sizes=(1_000, 100_000, 1_000_000)) -> list[dict]:
     """Peak resident memory (MB) of `main.py train --epochs N --json`, its output thrown
-    away, each run in a fresh process."""
-    code = ("import os, resource, sys\n"
+    away, each run in a fresh process; the first figure is mostly the imports."""
+    # VmHWM, the high-water mark of this process's own memory (Linux): getrusage's
+    # ru_maxrss would carry over the peak of the process that started it
+    code = ("import os, sys\n"
             "import main\n"
             "sys.stdout = open(os.devnull, 'w')\n"
             "main.main(['train', '--epochs', sys.argv[1], '--json'])\n"
-            "sys.stderr.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n")
+            "peak = [line for line in open('/proc/self/status') if line.startswith('VmHWM')]\n"
+            "sys.stderr.write(peak[0].split()[1])\n")
     rows = []
     for n in sizes:
         t0 = time.perf_counter()
