@@ -209,14 +209,21 @@ def loggable_losses(losses) -> tuple[np.ndarray, np.ndarray]:
 def update_loss_curve(curve: pg.PlotDataItem, losses, epochs: int | None = None) -> None:
     """Show `losses` (epoch 1 first) against an x axis running to `epochs`. Values a log
     axis cannot show (zero, negative, not finite) are left out, so a diverged run still
-    draws. The axes move only when the data leave whole decades or the epoch count
-    changes: redrawing axes every frame would cost more than the curve."""
+    draws. For a run of any length, give `show_loss_points` a LossHistory's points."""
     x, y = loggable_losses(losses)
+    show_loss_points(curve, x, y, max(epochs or 0, len(losses)))
+
+
+def show_loss_points(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray,
+                     epochs: int) -> None:
+    """Draw the points (x epochs, y positive finite losses) against an x axis running to
+    `epochs`. The axes move only when the data leave whole decades or the epoch count
+    changes: redrawing axes every frame would cost more than the curve."""
     curve.setData(x, y)
     plot = curve.getViewBox()
     if plot is None:
         return
-    x_max = float(max(epochs or 0, len(losses), 10))
+    x_max = float(max(epochs, 10))
     low, high = -3.0, 1.0  # 1e-3 .. 10 until the data leave it
     if len(y):
         logs = np.log10(y)
