@@ -50,6 +50,9 @@ def style(plot: pg.PlotItem) -> None:
         axis = plot.getAxis(name)
         axis.setPen(pg.mkPen("#374151"))
         axis.setTextPen(pg.mkPen("#111827"))
+        # no SI prefix: pyqtgraph still works one out when told not to, while the axis
+        # has a label, and a log axis then reads 1000 times its values (0.001 for 1e-6)
+        axis.setSIPrefixEnableRanges(())
         axis.enableAutoSIPrefix(False)
     plot.showGrid(x=True, y=False, alpha=0.25)
 
