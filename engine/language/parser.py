@@ -180,10 +180,10 @@ class _Parser:
         target, equals, rhs = statement[0], statement[1], statement[2:]
         name = target[1]
         if name in FUNCTIONS:
-            raise self.error(f"'{shorten(name)}' is a function and cannot be assigned to", target)
+            raise self.error(f"'{name}' is a function and cannot be assigned to", target)
         if name in self.names:
-            raise self.error(f"'{shorten(name)}' is already assigned on line {self.assigned_at[name]}; "
-                             "each name is assigned once", target)
+            raise self.error(f"'{shorten(name)}' is already assigned on line "
+                             f"{self.assigned_at[name]}; each name is assigned once", target)
         if rhs[0][0] in (SEP, END):
             raise self.error(f"nothing after '=': give '{shorten(name)}' a number or an expression",
                              equals)
@@ -318,8 +318,8 @@ class _Parser:
         name = token[1]
         if tokens[i + 1][1] == "(":
             known = "a name, not a function" if name in self.names else "not a known function"
-            raise self.error(f"'{shorten(name)}' is {known}; the functions are {', '.join(FUNCTIONS)}",
-                             token)
+            raise self.error(
+                f"'{shorten(name)}' is {known}; the functions are {', '.join(FUNCTIONS)}", token)
         if name not in self.names:
             raise self.error(f"'{shorten(name)}' is not defined: assign it first "
                              f"(e.g. {name if len(name) <= 20 else 'name'} = 1.0)",
