@@ -8,14 +8,31 @@ node recorded in the forward pass, so what is shown is what the engine used.
 
 from __future__ import annotations
 
+import math
+
 from engine.value import Value
 
 
+def not_finite(x: float) -> str | None:
+    """What an infinite or not-a-number value means, in words; None for a finite one."""
+    if math.isnan(x):
+        return "nan (not a number: an overflow met ∞ − ∞, 0 × ∞ or ∞ ÷ ∞)"
+    if math.isinf(x):
+        return f"{'' if x > 0 else '−'}∞ (overflow: too large for a float)"
+    return None
+
+
 def number(x: float) -> str:
-    """A number as short as it can be while staying recognisable (6 significant digits)."""
+    """A number as short as it can be while staying recognisable (6 significant digits);
+    an infinite or not-a-number value says what it means."""
     if x == 0.0:
         return "0"
-    return f"{x:.6g}"
+    return not_finite(x) or f"{x:.6g}"
+
+
+def exact(x: float) -> str:
+    """Every digit of a float (its repr), or what a non-finite one means."""
+    return not_finite(x) or repr(x)
 
 
 def display_name(node: Value, fallback: str = "x") -> str:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import html
+import math
 
 from PySide6.QtWidgets import QTextBrowser
 
-from engine.explain import display_name, expression, formula, number, rule_text
+from engine.explain import display_name, exact, expression, formula, not_finite, number, rule_text
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 
@@ -21,13 +22,16 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         ("name", html.escape(name)),
         ("kind", role),
         ("computed as", html.escape(formula(node))),
-        ("value", f"{node.data!r}" if revealed else "not computed yet (step the forward pass)"),
-        ("gradient", f"{node.grad!r}" if received else
+        ("value", exact(node.data) if revealed else "not computed yet (step the forward pass)"),
+        ("gradient", exact(node.grad) if received else
          "not reached yet (step the backward pass)"),
     ]
     if tf_grad is not None:
-        rows.append(("tf.GradientTape", f"{tf_grad!r} (the whole backward pass, in "
-                     f"TensorFlow; difference {abs(tf_grad - stepper.final_grad(node)):.1e})"))
+        difference = abs(tf_grad - stepper.final_grad(node))
+        said = (f"{difference:.1e}" if math.isfinite(difference) else
+                "not computable: " + (not_finite(difference) or ""))
+        rows.append(("tf.GradientTape", f"{exact(tf_grad)} (the whole backward pass, in "
+                     f"TensorFlow; difference {said})"))
     parts = ["<table cellspacing='4'>"]
     parts += [f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows]
     parts.append("</table>")

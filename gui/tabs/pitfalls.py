@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from engine.explain import not_finite
 from engine.nn import train_xor
 from engine.pitfalls import NO_SORT, OVERWRITE, accumulated_gradients
 from engine.stepping import gradients_with
@@ -64,6 +66,9 @@ class InputRow:
 
 
 def ratio(value: float, correct: float) -> str:
+    """value ÷ correct as '2×'; an overflow is named, never shown as nan× or inf×."""
+    if not (math.isfinite(value) and math.isfinite(correct)):
+        return "overflow: no ratio"
     if correct == 0.0:
         return "—" if value == 0.0 else "∞"
     return f"{value / correct:.3g}×"
@@ -177,4 +182,4 @@ class PitfallsTab(ProgramTab):
 
 
 def _num(x: float) -> str:
-    return f"{x:.8g}"
+    return not_finite(x) or f"{x:.8g}"
