@@ -110,5 +110,10 @@ def load_program(path: str) -> Program:
 
 
 def fail(message: str, code: int) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    """Print `error: message` on standard error (if it can be printed at all) and return
+    `code`."""
+    try:
+        print(f"error: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass  # standard error is closed or full: the exit code still tells
     return code
