@@ -38,7 +38,11 @@ def breadth_first_order(output: Value) -> list[Value]:
 
 def rule_order(output: Value, pitfall: str | None = None) -> list[Value]:
     """The nodes in the order their rules are applied: children before parents, or as
-    the `no-sort` bug would. Raises ValueError for an unknown pitfall."""
+    the `no-sort` bug would. Raises ValueError for an unknown pitfall. (A pitfall may
+    also be an engine variant with rules of its own, such as a learner's multiply rule,
+    any object with `local_grads(node)`: its rules run in the correct order.)"""
+    if hasattr(pitfall, "local_grads"):
+        return topological_order(output)[::-1]
     if pitfall not in (None, OVERWRITE, NO_SORT):
         raise ValueError(f"unknown pitfall {pitfall!r}; choose from {', '.join(PITFALLS)}")
     if pitfall == NO_SORT:

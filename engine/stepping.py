@@ -19,6 +19,8 @@ from engine._gc import collector_paused
 from engine.pitfalls import OVERWRITE, rule_order
 from engine.value import Value, topological_order
 
+_AT_ONCE = 1 << 62  # a slice size that makes the whole in one slice
+
 
 @dataclass(frozen=True, slots=True)
 class Contribution:
@@ -47,7 +49,11 @@ def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardSte
     """The backward pass from zero gradients as a list of steps, the seed step first.
 
     With `pitfall` ('overwrite' or 'no-sort') the plan makes that bug; ValueError for
-    any other name. Leaves have no rule and get no step.
+    any other name. A pitfall may also be an engine variant with rules of its own (an
+    object with `local_grads(node)` and `wrong_local(node, i, used, right)`, such as a
+    learner's multiply rule): its rules are applied in the correct order, and a step
+    whose local derivative or upstream gradient differs from the correct engine's
+    says so in `problem`. Leaves have no rule and get no step.
     """
     steps: list[BackwardStep] = []
     for _ in plan_in_slices(output, pitfall, steps, rule_order(output, pitfall)):
@@ -56,12 +62,18 @@ def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardSte
 
 
 def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep],
-                   order: list[Value], every: int = 5_000) -> Iterator[int]:
+                   order: list[Value], every: int = 5_000,
+                   forward_steps: list[Value] | None = None) -> Iterator[int]:
     """Make `backward_plan(output, pitfall)` into `steps` (appended to), applying the
     rules of `order` (`rule_order(output, pitfall)`), and yield how many nodes of the
-    order are done after every `every` of them."""
+    order are done after every `every` of them (0 while a bug's correct gradients are
+    worked out first). `forward_steps`: `output`'s topological order, if known."""
     overwrite = pitfall == OVERWRITE
-    correct = _final_gradients(output) if pitfall else {}
+    own_rules = getattr(pitfall, "local_grads", None)  # an engine variant's own rules
+    correct: dict[Value, float] = {}
+    if pitfall:
+        for _ in _final_gradients_in_slices(output, correct, every, forward_steps):
+            yield 0
     grads: dict[Value, float] = {output: 1.0}
     seed = Contribution(output, 1.0, 1.0, 1.0, 0.0, 1.0)
     steps.append(BackwardStep(output, (seed,), seed=True))
@@ -72,14 +84,18 @@ def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep]
                     continue
                 upstream = grads.get(node, 0.0)
                 received = []
-                for parent, local in zip(node._prev, node._local):
+                for parent, local in zip(node._prev,
+                                         own_rules(node) if own_rules else node._local):
                     before = grads.get(parent, 0.0)
                     contribution = local * upstream
                     after = contribution if overwrite else before + contribution
                     grads[parent] = after
                     received.append(Contribution(parent, local, upstream, contribution,
                                                  before, after))
-                problem = _problem(node, upstream, received, correct) if pitfall else ""
+                if own_rules:
+                    problem = _own_rule_problem(pitfall, node, upstream, received, correct)
+                else:
+                    problem = _problem(node, upstream, received, correct) if pitfall else ""
                 steps.append(BackwardStep(node, tuple(received), problem=problem))
         yield min(start + every, len(order))
 
@@ -87,12 +103,27 @@ def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep]
 def _final_gradients(output: Value) -> dict[Value, float]:
     """Every node's gradient after the correct backward pass, on the side: the
     nodes' own `grad` is left as it was."""
-    grads: dict[Value, float] = {output: 1.0}
-    for node in reversed(topological_order(output)):
-        g = grads.get(node, 0.0)
-        for parent, local in zip(node._prev, node._local):
-            grads[parent] = grads.get(parent, 0.0) + local * g
+    grads: dict[Value, float] = {}
+    for _ in _final_gradients_in_slices(output, grads, _AT_ONCE):
+        pass
     return grads
+
+
+def _final_gradients_in_slices(output: Value, grads: dict[Value, float], every: int,
+                               forward_steps: list[Value] | None = None) -> Iterator[None]:
+    """`_final_gradients` into `grads`, yielding after every `every` nodes."""
+    if forward_steps is None:
+        with collector_paused():
+            forward_steps = topological_order(output)
+    grads[output] = 1.0
+    order = forward_steps[::-1]
+    for start in range(0, len(order), every):
+        with collector_paused():
+            for node in order[start:start + every]:
+                g = grads.get(node, 0.0)
+                for parent, local in zip(node._prev, node._local):
+                    grads[parent] = grads.get(parent, 0.0) + local * g
+        yield
 
 
 def _name(node: Value) -> str:
@@ -110,6 +141,21 @@ def _problem(node: Value, upstream: float, received: list[Contribution],
         if c.after != c.before + c.contribution:
             return (f"{_name(c.parent)} had {c.before:.6g} and received {c.contribution:.6g}, "
                     f"but now holds {c.after:.6g}: '=' overwrote what '+=' would have kept")
+    return ""
+
+
+def _own_rule_problem(variant, node: Value, upstream: float, received: list[Contribution],
+                      correct: dict[Value, float]) -> str:
+    """How a step of an engine variant with rules of its own departs from the correct
+    engine ('' if it does not): a wrong local derivative, or a wrong gradient passed on.
+    Compared allowing for rounding: a rule written another way may round differently."""
+    expected = correct.get(node, 0.0)
+    if not math.isclose(upstream, expected, rel_tol=1e-9, abs_tol=1e-12):
+        return (f"{_name(node)} passed on a gradient of {upstream:.6g}, but its gradient is "
+                f"{expected:.6g}: a wrong local derivative earlier in the pass reached it")
+    for i, (c, right) in enumerate(zip(received, node._local)):
+        if not math.isclose(c.local, right, rel_tol=1e-9, abs_tol=1e-12):
+            return variant.wrong_local(node, i, c.local, right)
     return ""
 
 
@@ -135,12 +181,40 @@ class _PlanIndex:
     """
 
     def __init__(self, steps: list[BackwardStep]):
-        self.contributions = [c for step in steps for c in step.contributions]
-        self.owner = [i for i, step in enumerate(steps) for _ in step.contributions]
-        self.parents = [c.parent for c in self.contributions]
-        n = len(self.parents)
-        self.last = dict(zip(self.parents, range(n)))
-        self.first = dict(zip(reversed(self.parents), range(n - 1, -1, -1)))
+        for _ in self._fill(steps, _AT_ONCE):
+            pass
+
+    @classmethod
+    def in_slices(cls, steps: list[BackwardStep],
+                  every: int) -> Generator[None, None, _PlanIndex]:
+        """The same index made a slice of about `every` steps at a time."""
+        index = cls.__new__(cls)
+        yield from index._fill(steps, every)
+        return index
+
+    def _fill(self, steps: list[BackwardStep], every: int) -> Iterator[None]:
+        self.contributions: list[Contribution] = []
+        self.owner: list[int] = []
+        for a in range(0, len(steps), every):
+            chunk = steps[a:a + every]
+            self.contributions += [c for step in chunk for c in step.contributions]
+            self.owner += [i for i, step in enumerate(chunk, a) for _ in step.contributions]
+            yield
+        contributions = self.contributions
+        n = len(contributions)
+        self.parents = [c.parent for c in contributions[:every]]
+        for a in range(every, n, every):
+            yield
+            self.parents += [c.parent for c in contributions[a:a + every]]
+        parents = self.parents
+        self.last, self.first = {}, {}
+        for a in range(0, n, every):  # the last position written wins
+            yield
+            self.last.update(zip(parents[a:a + every], range(a, a + every)))
+        for a in range(n - n % every if n % every else n - every, -1, -every):
+            yield  # from the end back: the first position is written last
+            b = min(a + every, n)
+            self.first.update(zip(reversed(parents[a:b]), range(b - 1, a - 1, -1)))
         self.several: dict[Value, list[int]] = {}  # positions of nodes that receive often
 
     def positions(self, node: Value) -> list[int]:
@@ -177,37 +251,64 @@ class Stepper:
 
     def _start(self, output: Value, pitfall: str | None, forward_steps: list[Value],
                backward_steps: list[BackwardStep]) -> None:
+        for _ in self._start_in_slices(output, pitfall, forward_steps, backward_steps,
+                                       _AT_ONCE):
+            pass
+
+    def _start_in_slices(self, output: Value, pitfall: str | None,
+                         forward_steps: list[Value], backward_steps: list[BackwardStep],
+                         every: int) -> Iterator[None]:
         self.output = output
         self.pitfall = pitfall
         self.forward_steps = forward_steps
         self.backward_steps = backward_steps
-        with collector_paused():
-            self._order = {node: i for i, node in enumerate(forward_steps)}
+        self._order: dict[Value, int] = {}
+        for a in range(0, len(forward_steps), every):
+            self._order.update(zip(forward_steps[a:a + every], range(a, a + every)))
+            for node in forward_steps[a:a + every]:  # as `reset` does
+                node.grad = 0.0
+            yield
         self._index: _PlanIndex | None = None  # made when first needed
         self.position = 0
-        self.reset()
 
     @classmethod
-    def in_slices(cls, output: Value, pitfall: str | None = None,
-                  every: int = 5_000) -> Generator[tuple[int, int], None, Stepper]:
+    def in_slices(cls, output: Value, pitfall: str | None = None, every: int = 5_000,
+                  forward_steps: list[Value] | None = None,
+                  ) -> Generator[tuple[int, int], None, Stepper]:
         """Make the same Stepper as `Stepper(output, pitfall)` a slice at a time: yield
         (done, total) after each slice of work and return the stepper (`yield from`, or
-        StopIteration.value). ValueError for an unknown pitfall, as `Stepper` raises."""
+        StopIteration.value). `forward_steps`, if given, is `output`'s topological order
+        found elsewhere (by a child process, or a stepper of the same graph). ValueError
+        for an unknown pitfall, as `Stepper` raises."""
+        if forward_steps is None:
+            with collector_paused():
+                forward_steps = topological_order(output)
+        n = len(forward_steps)
+        total = 3 * n
+        yield n, total
         with collector_paused():
-            forward_steps = topological_order(output)
-        total = 2 * len(forward_steps)
-        yield len(forward_steps), total
-        with collector_paused():
-            order = (forward_steps[::-1] if pitfall is None
+            # children before parents: the reverse of the forward order, unless the bug
+            # skips the sort (rule_order also refuses an unknown pitfall)
+            order = (forward_steps[::-1] if pitfall in (None, OVERWRITE)
                      else rule_order(output, pitfall))
         steps: list[BackwardStep] = []
-        for done in plan_in_slices(output, pitfall, steps, order, every):
-            yield len(forward_steps) + done, total
+        for done in plan_in_slices(output, pitfall, steps, order, every, forward_steps):
+            yield n + done, total
         stepper = cls.__new__(cls)
-        stepper._start(output, pitfall, forward_steps, steps)
-        yield total, total
         with collector_paused():
-            stepper._index = _PlanIndex(steps)  # what the first backward step would make
+            for k, _ in enumerate(stepper._start_in_slices(output, pitfall, forward_steps,
+                                                           steps, every)):
+                yield 2 * n + min(n, (k + 1) * every) // 2, total
+            # what the first backward step would make
+            index_slices = _PlanIndex.in_slices(steps, every)
+            while True:
+                try:
+                    next(index_slices)
+                except StopIteration as done:
+                    stepper._index = done.value
+                    break
+                yield 2 * n + n // 2, total
+        yield total, total
         return stepper
 
     @property
@@ -300,10 +401,19 @@ class Stepper:
     def seek(self, position: int) -> None:
         """Walk to `position`, clamped to 0..total."""
         position = max(0, min(position, self.total))
-        while self.position < position:
-            self.step()
-        while self.position > position:
-            self.back()
+        # what `step` and `back` would do one at a time, in one tight loop: a forward
+        # step changes nothing but the position (Run to end at 200,000 nodes)
+        n = len(self.forward_steps)
+        here, there = max(0, self.position - n), max(0, position - n)
+        if position > self.position:
+            for step in self.backward_steps[here:there]:
+                for c in step.contributions:
+                    c.parent.grad = c.after
+        elif position < self.position:
+            for step in reversed(self.backward_steps[there:here]):
+                for c in reversed(step.contributions):
+                    c.parent.grad = c.before
+        self.position = position
 
     def run_to_end(self) -> None:
         self.seek(self.total)

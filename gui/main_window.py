@@ -27,20 +27,25 @@ from gui.graph.inspector import Inspector
 from gui.graph.session import Session
 from gui.graph.tab import GraphTab
 from gui.jobs import process_job, threads
+from gui.jobs.disposal import Disposal
 from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
 from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
 from gui.tabs.lazy import LazyTabs
+from gui.tabs.learn.code_actions import CodeCopier
+from gui.tabs.learn.gradient_step import GradientStepper
 
 APP_NAME = "Autograd Debugger"
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
-TABS = ("graph", "rules", "modes", "xor", "pitfalls")
+TABS = ("graph", "rules", "modes", "xor", "pitfalls", "learn")
 SHORTCUTS = [
     ("Right", "Step"), ("Left", "Step back"), ("Space", "Play / pause"),
     ("Home", "Reset"), ("End", "Run to end"), ("Ctrl+Enter", "Build the program"),
     ("Ctrl+O / Ctrl+S", "Open / save a program"), ("Ctrl+R", "Write the report"),
     ("Ctrl+0", "Fit the graph"), ("Ctrl+K", "Show constants as nodes, or folded"),
-    ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
+    ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+6", "Switch tab"),
+    ("Ctrl+G", "Apply one gradient step"),
+    ("Alt+PgUp / Alt+PgDown", "Learn: previous / next section"),
     ("F1", "This list"), ("Ctrl+Q", "Quit"),
 ]
 
@@ -87,6 +92,7 @@ class MainWindow(QMainWindow):
         self.lazy_tabs.add("Modes", self._make_modes_tab)
         self.lazy_tabs.add("XOR", self._make_xor_tab)
         self.lazy_tabs.add("Pitfalls", self._make_pitfalls_tab)
+        self.lazy_tabs.add("Learn", self._make_learn_tab)
         self.setCentralWidget(self.tabs)
 
         self.editor = EditorPanel(self)
@@ -113,6 +119,9 @@ class MainWindow(QMainWindow):
         # a big program is parsed in a child process and built in slices
         self.program_build = ProgramBuild(lambda: self.session.pitfall, self)
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
+        self.session.restep = self._restep
+        self.disposal = Disposal(self)  # old programs let go of a slice at a time
+        self.session.dispose = self.disposal.drop
 
         self._build_menus()
         self.editor.build_requested.connect(self.build)
@@ -166,6 +175,17 @@ class MainWindow(QMainWindow):
         tab = PitfallsTab(self.session, self)
         tab.preset_requested.connect(self.open_preset)
         return tab
+
+    def _make_learn_tab(self):
+        from gui.tabs.learn.director import Director
+        from gui.tabs.learn.tab import LearnTab
+
+        return LearnTab(Director(self), self.settings if self.remember else None,
+                        self.gradient_stepper, self.code_copier, self.checker, self)
+
+    @property
+    def learn_tab(self):
+        return self.lazy_tabs.tab("Learn")
 
     @property
     def rules_tab(self):
@@ -227,6 +247,9 @@ class MainWindow(QMainWindow):
                          "in scene coordinates")
         self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
                      "Recompute every table of the seed page into a folder (Markdown + PNG)")
+        self.code_copier = CodeCopier(self)
+        for action in self.code_copier.actions.values():
+            file.addAction(action)
         file.addSeparator()
         self._action(file, "&Quit", self.close, "Ctrl+Q")
         step = bar.addMenu("&Step")
@@ -234,6 +257,9 @@ class MainWindow(QMainWindow):
         step.addSeparator()
         for key in ("step", "back", "play", "reset", "end"):
             step.addAction(self.graph_tab.actions[key])
+        step.addSeparator()
+        self.gradient_stepper = GradientStepper(self)
+        step.addAction(self.gradient_stepper.action)
         view = bar.addMenu("&View")
         self._action(view, "&Fit graph", lambda: self.graph_tab.view.fit(), "Ctrl+0",
                      "Zoom to show the whole graph")
@@ -335,6 +361,16 @@ class MainWindow(QMainWindow):
         self.graph_tab.set_building(True)
         self.program_build.start(text)  # ends the build before, if one runs
 
+    def _restep(self, program) -> None:
+        """A big program's stepper for the session's new pitfall, made in slices."""
+        if self.program_build.running and not self.program_build.restepping:
+            return  # the program being built gets its stepper for the new pitfall
+        self.graph_tab.set_building(True)
+        stepper = self.session.stepper  # the same program's: its order is the same
+        self.program_build.restep(program, stepper.forward_steps
+                                  if stepper is not None and stepper.output is program.output
+                                  else None)
+
     @property
     def building(self) -> bool:
         """True while a big program is built in the background."""
@@ -349,10 +385,15 @@ class MainWindow(QMainWindow):
     def cancel_building(self) -> None:
         """The user's Cancel: the build ends; the graph keeps the last program."""
         if self.program_build.running:
+            restepping = self.program_build.restepping
             self.program_build.cancel()
             self._opening = None
+            if restepping:  # back to the engine whose stepper the session still has
+                self.graph_tab.show_pitfall(self.session.stepper.pitfall)
             self.graph_tab.set_building(False)
-            self.show_status("Build cancelled: the graph shows the last program that built")
+            self.show_status("Cancelled: the graph and its steps are as they were"
+                             if restepping else
+                             "Build cancelled: the graph shows the last program that built")
 
     @Slot(bool)
     def _on_build_busy(self, busy: bool) -> None:
@@ -366,6 +407,10 @@ class MainWindow(QMainWindow):
             self._on_build_failed(error)
             return
         self.graph_tab.set_building(False)
+        if program is self.session.program:  # the same program, stepped with a new bug
+            self.session.load_prepared(program, stepper, self.session.source_name)
+            self.graph_tab.focus_graph()
+            return
         if self._opening is not None:
             path, text = self._opening
             self._opening = None
@@ -604,7 +649,7 @@ class MainWindow(QMainWindow):
         self.graph_tab.timer.stop()
         self.program_build.cancel()
         self.graph_tab.stop_layout()
-        for name in ("Modes", "XOR"):
+        for name in ("Modes", "XOR", "Learn"):
             if self.lazy_tabs.made(name):
                 self.lazy_tabs.tab(name).stop()
         self.reporter.stop()

@@ -11,9 +11,11 @@ backward step sent, as `local × upstream = result`.
 from __future__ import annotations
 
 import gc
+import math
 from functools import partial
+from itertools import accumulate
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF
 from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -57,6 +59,12 @@ class GraphScene(QGraphicsScene):
         super().__init__(parent)
         self._forget()
         self.labels_visible = True
+        # Qt sends every item of a scene an event, after sorting them all, whenever the
+        # scene's window becomes active or inactive, and when a view is given the scene
+        # (most of a tenth of a second at 20,000 nodes, on the GUI thread). None of our
+        # items is a panel or cares: one activation counted now, while the scene is
+        # empty, keeps Qt's count from ever falling to zero again, so it never walks them.
+        QCoreApplication.sendEvent(self, QEvent(QEvent.Type.WindowActivate))
 
     def _forget(self) -> None:
         self.stepper: Stepper | None = None
@@ -125,7 +133,10 @@ class GraphScene(QGraphicsScene):
         # a BSP tree finds the few items a step repaints without asking every item for
         # its bounds (at 5,000 nodes a step costs 2.5-3.8 ms with it, 6-30 ms without)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
-        self._index = {node: i for i, node in enumerate(self.nodes)}
+        # its depth fixed from the start: left to Qt, the tree is made again from every
+        # item whenever their count doubles, the last time in one go on the event loop
+        self.setBspTreeDepth(max(5, math.ceil(math.log2(len(spec.ids) + 2))))
+        self._index = dict(zip(self.nodes, range(len(self.nodes))))
         yield
         index = self._index
         for j, s in enumerate(stepper.backward_steps):
@@ -136,6 +147,9 @@ class GraphScene(QGraphicsScene):
             if j % ROUTES_PER_SLICE == ROUTES_PER_SLICE - 1:
                 yield
         large = self.large
+        # a large graph's boxes are found by a grid of their centres (`show_labels_in`),
+        # filled here, a slice at a time, rather than at the first fit
+        grid = self._grid = {} if large else None
         for k, node_id in enumerate(spec.ids):
             i = int(node_id[1:])
             x, y = drawing.centers[k]
@@ -150,9 +164,13 @@ class GraphScene(QGraphicsScene):
                 self.value_items.append(item)
             item.setPos(x, y)
             self.addItem(item)
+            if grid is not None:
+                grid.setdefault((int(x // GRID_CELL), int(y // GRID_CELL)), []).append(item)
             if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                self._index_new_items()
                 yield
-        self._edge_of = {key: e for e, key in enumerate(spec.keys)}
+        self._index_new_items()
+        self._edge_of = dict(zip(spec.keys, range(len(spec.keys))))
         yield from self._draw_plain_edges()
         if large:
             self.set_labels_visible(False)
@@ -164,6 +182,12 @@ class GraphScene(QGraphicsScene):
                 self._draw_node(i, current)
                 if i % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
                     yield
+
+    def _index_new_items(self) -> None:
+        """Put the items added since the last call into the scene's index now, a slice's
+        worth at a time: Qt would otherwise index them all at the first paint, a quarter
+        of a second at 20,000 nodes in one go."""
+        self.items(QRectF(-1e9, -1e9, 1.0, 1.0))  # any query brings the index up to date
 
     def dismantle_steps(self):
         """Remove every item, yielding after each ITEMS_PER_SLICE: `clear()` of a large
@@ -219,12 +243,17 @@ class GraphScene(QGraphicsScene):
         layer.setZValue(-2)
         self.addItem(layer)
         self._layer = layer
-        for path in strips.values():
+        for k, path in enumerate(strips.values()):
             QGraphicsPathItem(path, layer).setPen(plain)
+            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                self._index_new_items()
+                yield
         for k, ((x0, y0), (x1, y1)) in enumerate(long_lines):
             QGraphicsLineItem(x0, y0, x1, y1, layer).setPen(plain)
             if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                self._index_new_items()
                 yield
+        self._index_new_items()
 
     def _edge(self, e: int, plain_style: bool) -> EdgeItem | None:
         """Edge e's own item, made on first need. An edge still in the plain style needs
@@ -275,6 +304,12 @@ class GraphScene(QGraphicsScene):
                         realized.add(item)
 
     # -- keeping up with the stepper ---------------------------------------------------------
+
+    def drawn_counts(self) -> list[int]:
+        """For k = 0 … len(nodes): how many of the first k nodes are drawn (in C loops:
+        a large graph has tens of thousands)."""
+        drawn = self._box.keys() | self.op_items.keys()
+        return list(accumulate(map(drawn.__contains__, range(len(self.nodes))), initial=0))
 
     def is_drawn(self, node: Value) -> bool:
         """Whether `node` has a box or an operation of its own in the picture."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
 
 from PySide6.QtCore import QObject, Signal
@@ -9,6 +10,8 @@ from PySide6.QtCore import QObject, Signal
 from engine import Program
 from engine.stepping import Stepper
 from engine.value import Value
+
+RESTEP_AT = 5_000  # a program with more nodes gets a new pitfall's stepper in slices
 
 
 class Session(QObject):
@@ -29,6 +32,10 @@ class Session(QObject):
         self.generation = 0  # counts loads, so results for an old program can be told apart
         self.pitfall: str | None = None  # a classic bug the stepper makes, or None
         self._roles: tuple[Program, MappingProxyType] | None = None  # (for, roles)
+        # makes a big program's stepper for a new pitfall without holding the thread
+        self.restep: Callable[[Program], None] | None = None
+        # lets go of the programs and steppers replaced (a big one's, a slice at a time)
+        self.dispose: Callable[..., None] | None = None
 
     def load(self, program: Program, source_name: str = "") -> None:
         self.load_prepared(program, Stepper(program.output, self.pitfall), source_name)
@@ -38,21 +45,32 @@ class Session(QObject):
         made for another pitfall than the session's is made again here."""
         if stepper.output is not program.output or stepper.pitfall != self.pitfall:
             stepper = Stepper(program.output, self.pitfall)
+        old = [o for o in (self.stepper, self.program) if o is not stepper and o is not program]
         self.program = program
         self._roles = None  # made again when first asked for
         self.stepper = stepper
         self.source_name = source_name
         self.generation += 1
+        if self.dispose is not None:
+            self.dispose(*old)
+        del old
         self.loaded.emit()
 
     def set_pitfall(self, pitfall: str | None) -> None:
-        """Step the same program with a classic bug switched on (None: the real engine)."""
+        """Step the same program with a classic bug switched on (None: the real engine).
+
+        A program of more than RESTEP_AT nodes is handed to `restep`, if one is set,
+        which makes its stepper elsewhere (a slice at a time) and loads it when ready."""
         if pitfall == self.pitfall:
             return
         self.pitfall = pitfall
-        if self.program is not None:
-            self.stepper = Stepper(self.program.output, pitfall)
-            self.loaded.emit()
+        if self.program is None:
+            return
+        if self.restep is not None and len(self.program.values) > RESTEP_AT:
+            self.restep(self.program)
+            return
+        self.stepper = Stepper(self.program.output, pitfall)
+        self.loaded.emit()
 
     def roles(self) -> MappingProxyType:
         """'input', 'constant' or 'output' for the nodes that have such a role, read-only.

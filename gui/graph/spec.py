@@ -13,6 +13,7 @@ from engine.value import Value
 from gui.graph.items import OP_D, VALUE_H, VALUE_W, label_size, op_width
 
 LARGE = 1500      # above this many nodes, labels show only when zoomed in
+NODES_PER_SLICE = 1000  # a large graph's spec is made this many nodes at a time
 
 
 def box_title(node: Value) -> str:
@@ -72,13 +73,22 @@ def graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool = True) -
     collecting = gc.isenabled()
     gc.disable()  # everything made here lives on: the collector would only rescan it
     try:
-        return _graph_spec(stepper, roles, folded)
+        steps = graph_spec_steps(stepper, roles, folded)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
     finally:
         if collecting:
             gc.enable()
 
 
-def _graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool) -> GraphSpec:
+def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = True,
+                     nodes_per_slice: int = NODES_PER_SLICE):
+    """`graph_spec` as a generator that yields (None) after every `nodes_per_slice`
+    nodes and returns the spec, so that a large graph's is made a few ms at a time. The
+    collector is left as the caller set it."""
     nodes = stepper.forward_steps
     index = {node: i for i, node in enumerate(nodes)}
     labels = {}
@@ -120,4 +130,6 @@ def _graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool) -> Grap
         if node.parents:
             edges.append((where[i] - 1, where[i], None))
             keys.append((i, -1))
+        if i % nodes_per_slice == nodes_per_slice - 1:
+            yield
     return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded)

@@ -21,10 +21,10 @@ from engine.pitfalls import NO_SORT, OVERWRITE
 from engine.stepping import gradients_with
 from engine.value import Value
 from gui.graph.layout import layered_layout
-from gui.graph.layout.pieces import DrawingAssembler
+from gui.graph.layout.pieces import DrawingAssembler, pack_graph_steps
 from gui.graph.scene import MAX_DRAWN, GraphScene
 from gui.graph.session import Session
-from gui.graph.spec import LARGE, GraphSpec, graph_spec
+from gui.graph.spec import LARGE, GraphSpec, graph_spec, graph_spec_steps
 from gui.graph.view import GraphView
 from gui.jobs.collector import PausedCollector
 from gui.jobs.process_job import ProcessJob
@@ -75,6 +75,12 @@ class GraphTab(QWidget):
         # a large graph's layout runs in a child process: the interpreter lock stays here
         self._job: ProcessJob | None = None
         self._pending: tuple[int, GraphSpec, DrawingAssembler] | None = None
+        # before that, what to draw is worked out a slice at a time:
+        # (generation, the graph_spec_steps generator)
+        self._speccing: tuple[int, object] | None = None
+        self._spec_slices = QTimer(self)
+        self._spec_slices.setInterval(0)
+        self._spec_slices.timeout.connect(self._on_spec_slice)
         # a large graph is drawn into a scene of its own, a slice at a time, and shown
         # when complete: (scene being drawn, its build_steps generator)
         self._drawing: tuple[GraphScene, object] | None = None
@@ -207,26 +213,61 @@ class GraphTab(QWidget):
                              "inspector and the other tabs still work")
             self._update_phase()
             return
-        spec = graph_spec(stepper, self.session.roles(), folded=not self.constants_as_nodes)
+        folded = not self.constants_as_nodes
         if n <= LARGE:
+            spec = graph_spec(stepper, self.session.roles(), folded=folded)
             drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
             self._show_layout(self._generation, spec, drawing)
             return
         # the last graph stays on screen until this one is drawn; its steps are disabled,
-        # since the session's stepper already belongs to the new program
-        self._job = ProcessJob("gui.graph.layout.pieces", "layout_pieces", one_by_one=True,
-                               sizes=spec.sizes, edges=spec.edges, radii=spec.radii)
-        self._pending = (self._generation, spec, DrawingAssembler())
-        self._poll.start()
+        # since the session's stepper already belongs to the new program. What to draw
+        # is worked out a slice at a time (the collector paused: it all lives on), then
+        # laid out in a child process
+        self._pause_collector()
+        self._speccing = (self._generation,
+                          self._spec_and_packed(stepper, self.session.roles(), folded))
+        self._spec_slices.start()
         self._busy_due.start()
         self.status.emit(f"Laying out {n:,} nodes…")
         self._update_phase()
 
+    @staticmethod
+    def _spec_and_packed(stepper, roles, folded: bool):
+        """What to draw, and the graph packed for the layout's process, in slices;
+        returns (spec, packed)."""
+        spec = yield from graph_spec_steps(stepper, roles, folded=folded)
+        packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
+        return spec, packed
+
+    @Slot()
+    def _on_spec_slice(self) -> None:
+        self._make_spec(SLICE_BUDGET_S)
+
+    def _make_spec(self, budget_s: float | None) -> None:
+        """Work on the spec of the graph to lay out for about `budget_s` (None: to the
+        end); once it is made, start its layout in a child process."""
+        generation, steps = self._speccing
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
+        try:
+            while True:
+                next(steps)
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return
+        except StopIteration as done:
+            spec, packed = done.value
+        self._speccing = None
+        self._spec_slices.stop()
+        self._job = ProcessJob("gui.graph.layout.pieces", "layout_packed", one_by_one=True,
+                               **packed)
+        self._pending = (generation, spec, DrawingAssembler())
+        self._poll.start()
+
     @property
     def laying_out(self) -> bool:
-        """True while a large graph's layout runs in the background, or while its
-        graph is drawn in slices (the last graph is on screen until then)."""
-        return self._pending is not None or self._drawing is not None
+        """True while a large graph's spec is made, its layout runs in the background,
+        or its graph is drawn in slices (the last graph is on screen until then)."""
+        return (self._speccing is not None or self._pending is not None
+                or self._drawing is not None)
 
     @Slot()
     def _on_poll(self) -> None:
@@ -276,6 +317,8 @@ class GraphTab(QWidget):
         picture or an export, never in the window's own use); True if none is left."""
         deadline = time.monotonic() + timeout_s
         while self.laying_out and time.monotonic() < deadline:
+            if self._speccing is not None:
+                self._make_spec(None)
             if self._pending is not None:
                 self._read_layout(None)
             if self._drawing is not None:
@@ -287,6 +330,10 @@ class GraphTab(QWidget):
     def stop_layout(self) -> None:
         """End a background layout or a sliced drawing now, if one runs (a new program,
         or the window closes); the graph on screen stays."""
+        self._spec_slices.stop()
+        if self._speccing is not None:
+            self._speccing[1].close()
+            self._speccing = None
         self._stop_job()
         self._stop_drawing()
         self._busy_due.stop()
@@ -348,7 +395,7 @@ class GraphTab(QWidget):
         if not self.laying_out:
             return
         n = len(self.session.stepper.forward_steps)
-        what = "layout" if self._pending is not None else "drawing"
+        what = "layout" if self._drawing is None else "drawing"
         self.stop_layout()
         self._show_not_drawn(f"The {what} of this graph of {n:,} nodes was cancelled, so "
                              "it is not drawn.\nStepping, the inspector and the other tabs "
@@ -407,10 +454,7 @@ class GraphTab(QWidget):
     def _graph_drawn(self) -> None:
         """The scene holds the new graph: the view, the counts and the words follow."""
         # forward steps counted as the picture shows them: folded constants are skipped
-        drawn = [0]
-        for node in self.session.stepper.forward_steps:
-            drawn.append(drawn[-1] + self.scene.is_drawn(node))
-        self._drawn_before = drawn
+        self._drawn_before = self.scene.drawn_counts()
         self.view.graph_changed()
         n = len(self.scene.nodes)
         if self.scene.large:
@@ -442,6 +486,15 @@ class GraphTab(QWidget):
     def _on_bug(self, index: int) -> None:
         self.session.set_pitfall(self.bug.itemData(index))
 
+    def show_pitfall(self, pitfall: str | None) -> None:
+        """Put the engine box and the session back to `pitfall` (a re-stepping that was
+        cancelled), without stepping anything again."""
+        self.bug.blockSignals(True)
+        self.bug.setCurrentIndex(max(0, self.bug.findData(pitfall)))
+        self.bug.blockSignals(False)
+        self.session.pitfall = pitfall
+        self._update_phase()
+
     def _progress(self, stepper) -> str:
         """The stepper's progress, its forward steps counted without folded constants."""
         drawn = self._drawn_before
@@ -472,7 +525,7 @@ class GraphTab(QWidget):
             return
         if self.laying_out:
             # the graph on screen is the last one: no step of the new program shows on it
-            doing = "laying out" if self._pending is not None else "drawing"
+            doing = "laying out" if self._drawing is None else "drawing"
             self.phase.setText(f"{doing} {len(stepper.forward_steps):,} nodes…")
             self.problem.hide()
             for action in self.actions.values():

@@ -10,27 +10,43 @@ from __future__ import annotations
 
 import gc
 
+# one pause for the whole window, however many holders (a program's build, its graph's
+# layout and drawing): the first to pause notes whether the collector was on, the last to
+# resume turns it back on. Each holder keeping its own note would let a build that ends
+# turn the collector on under a drawing that has just begun.
+_holders = 0
+_was_enabled = False
+
 
 class PausedCollector:
-    """`pause()` turns the collector off (once, however often it is called); `resume()`
-    freezes what exists and turns it back on, if it was on before the pause."""
+    """`pause()` turns the collector off (once per holder, however often it is called);
+    `resume()` lets go; when the last holder has let go, what exists is frozen and the
+    collector is turned back on, if it was on before the first pause."""
 
     def __init__(self):
-        self._was_enabled: bool | None = None
+        self._holding = False
 
     @property
     def paused(self) -> bool:
-        return self._was_enabled is not None
+        return self._holding
 
     def pause(self) -> None:
-        if self._was_enabled is None:
-            self._was_enabled = gc.isenabled()
+        global _holders, _was_enabled
+        if self._holding:
+            return
+        self._holding = True
+        if _holders == 0:
+            _was_enabled = gc.isenabled()
             gc.disable()
+        _holders += 1
 
     def resume(self) -> None:
-        if self._was_enabled is None:
+        global _holders
+        if not self._holding:
             return
-        gc.freeze()
-        if self._was_enabled:
-            gc.enable()
-        self._was_enabled = None
+        self._holding = False
+        _holders -= 1
+        if _holders == 0:
+            gc.freeze()
+            if _was_enabled:
+                gc.enable()

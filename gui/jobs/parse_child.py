@@ -8,16 +8,20 @@ window long; the window replays them into Values (`values_in_slices`). Qt-free.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 
 from engine import ExpressionError, parse
+from engine.value import topological_order
 
-INSTRUCTIONS_PER_PIECE = 20_000  # ~10 ms to unpickle
+INSTRUCTIONS_PER_PIECE = 5_000  # a piece unpickled and made Instructions in ~10 ms
 
 
 def parse_pieces(text: str) -> Iterator[tuple]:
     """Parse `text`; yield ("error", message, line, col), or ("head", nodes,
-    output_index, output_name, names, labels) then ("instructions", start, tuples) records."""
+    output_index, output_name, names, labels) then ("instructions", start, tuples) records
+    and last ("order", indices): the output's topological order as indices into the
+    values, which the stepper walks (found here, not on the window's thread)."""
     try:
         program = parse(text)
     except ExpressionError as e:
@@ -30,3 +34,5 @@ def parse_pieces(text: str) -> Iterator[tuple]:
     for start in range(0, len(instructions), INSTRUCTIONS_PER_PIECE):
         yield "instructions", start, [tuple(ins) for ins in
                                       instructions[start:start + INSTRUCTIONS_PER_PIECE]]
+    where = {id(v): i for i, v in enumerate(program.values)}
+    yield "order", array("q", [where[id(v)] for v in topological_order(program.output)])

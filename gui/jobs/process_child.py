@@ -10,14 +10,21 @@ import importlib
 import time
 
 BATCH_S = 0.02  # at most this long between two sends
+KWARGS_TO_FOLLOW = None  # given for kwargs too big to start with: they come through conn
 
 
-def run_generator(conn, module: str, function: str, kwargs: dict,
+def received_kwargs(conn, kwargs: dict | None) -> dict:
+    """`kwargs`, or the ones the parent sends first through `conn` (see ProcessJob)."""
+    return conn.recv() if kwargs is KWARGS_TO_FOLLOW else kwargs
+
+
+def run_generator(conn, module: str, function: str, kwargs: dict | None,
                   batch_s: float = BATCH_S) -> None:
     """Iterate `module.function(**kwargs)`, sending lists of records through `conn`, at
     most `batch_s` apart (0: each record on its own); stop when the parent sends
     anything; always end with None."""
     try:
+        kwargs = received_kwargs(conn, kwargs)
         generator = getattr(importlib.import_module(module), function)(**kwargs)
         batch, last = [], time.monotonic()
         for record in generator:

@@ -9,11 +9,19 @@ core instead, sends its records in batches, and the window takes them when it dr
 from __future__ import annotations
 
 import multiprocessing
+import queue
+import threading
+from multiprocessing.reduction import ForkingPickler
 
-from gui.jobs.process_child import BATCH_S, run_generator
+from gui.jobs.process_child import BATCH_S, KWARGS_TO_FOLLOW, run_generator
 
 _jobs: list[ProcessJob] = []
 _context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+# Arguments bigger than this go to the child through the pipe, from a thread, after it
+# has started: starting a spawned child writes its arguments into a pipe that the child
+# reads only once Python is up in it, so big ones would hold the window for that long
+# (a quarter of a second for a 20,000-node graph's layout).
+INLINE_BYTES = 16_384
 
 
 class ProcessJob:
@@ -27,14 +35,40 @@ class ProcessJob:
 
     def __init__(self, module: str, function: str, *, one_by_one: bool = False, **kwargs):
         self._conn, child = _context.Pipe()
+        self._outbox: queue.SimpleQueue | None = None  # what the feeder thread sends
+        self._feeder: threading.Thread | None = None
+        payload = ForkingPickler.dumps(kwargs)
+        inline = len(payload) <= INLINE_BYTES
+        self.arguments_follow = not inline  # sent through the pipe once it has started
         self.process = _context.Process(target=self.child_main, daemon=True,
-                                        args=(child, module, function, kwargs,
+                                        args=(child, module, function,
+                                              kwargs if inline else KWARGS_TO_FOLLOW,
                                               0.0 if one_by_one else BATCH_S))
         self.process.start()
         child.close()
+        if not inline:
+            self._post(payload)
         self.finished = False
         self.error: str | None = None
         _jobs.append(self)
+
+    def _post(self, payload: bytes) -> None:
+        """Send pickled `payload` to the child without waiting for it to read: a thread
+        writes it, after whatever was posted before."""
+        if self._outbox is None:
+            self._outbox = queue.SimpleQueue()
+            self._feeder = threading.Thread(target=self._feed, args=(self._outbox,),
+                                            daemon=True, name="process-job-feeder")
+            self._feeder.start()
+        self._outbox.put(payload)
+
+    def _feed(self, outbox: queue.SimpleQueue) -> None:
+        # the write waits for the child to read, with the interpreter lock let go
+        while (payload := outbox.get()) is not None:
+            try:
+                self._conn.send_bytes(payload)
+            except (OSError, ValueError):  # the child is gone, or the pipe closed
+                return
 
     def drain(self, limit: int | None = None) -> list:
         """Every record the child has sent since the last call, or those of at most
@@ -59,16 +93,14 @@ class ProcessJob:
         return records
 
     def send(self, message) -> None:
-        """Send `message` to a child that reads them (not "stop": see request_stop)."""
-        self._conn.send(message)
+        """Send `message` to a child that reads them (not "stop": see request_stop).
+        Never waits for the child: it reads the messages in the order they were sent."""
+        self._post(ForkingPickler.dumps(message))
 
     def request_stop(self) -> None:
         """Ask the child to stop after its current batch; `drain` then sees it finish."""
         if self.process.is_alive():
-            try:
-                self._conn.send("stop")
-            except (BrokenPipeError, OSError):
-                pass
+            self._post(ForkingPickler.dumps("stop"))
 
     def stop(self, timeout: float = 0.4) -> None:
         """Stop the child now: ask, and end it if it has not stopped within `timeout`."""
@@ -88,6 +120,11 @@ class ProcessJob:
             self.process.terminate()
             self.process.join(0.5)
         self._end()
+        if self._feeder is not None:
+            self._outbox.put(None)
+            self._feeder.join(0.2)  # a write to the dead child fails at once
+            if self._feeder.is_alive():
+                return  # never close a pipe a thread still writes to: it ends on its own
         self._conn.close()
 
     def _end(self) -> None:

@@ -20,7 +20,7 @@ from engine.stepping import Stepper
 from gui.jobs.collector import PausedCollector
 from gui.jobs.process_job import ProcessJob
 
-BACKGROUND_CHARS = 200_000  # texts longer than this are built in the background
+BACKGROUND_CHARS = 20_000  # texts longer than this are built in the background
 SLICE_S = 0.012              # work per timer tick: the window draws in between
 POLL_MS = 20                 # while the child parses, look for its records this often
 NODES_PER_SLICE = 2_000
@@ -45,6 +45,7 @@ class ProgramBuild(QObject):
         self._job: ProcessJob | None = None
         self._work: Generator | None = None
         self._collector = PausedCollector()  # paused while a graph is made
+        self.restepping = False  # the build running only makes a loaded program's stepper
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._on_tick)
 
@@ -55,12 +56,25 @@ class ProgramBuild(QObject):
     def start(self, text: str) -> None:
         """Start building `text`, ending any build still running."""
         self.cancel()
+        self.restepping = False
         self._job = ProcessJob("gui.jobs.parse_child", "parse_pieces", one_by_one=True,
                                text=text)
         self._work = self._stages(self._job, text)
         self._timer.start(POLL_MS)
         self.busy.emit(True)
         self.progress.emit(f"Parsing {len(text):,} characters…")
+
+    def restep(self, program: Program, forward_steps: list | None = None) -> None:
+        """Make `program`'s stepper again (for the session's pitfall, read now), a slice
+        at a time, ending any build still running; `finished` as for a build.
+        `forward_steps`: the program's topological order, if known (a stepper has it)."""
+        self.cancel()
+        self.restepping = True
+        self._work = self._stepper_stages(program, f"{len(program.values):,} nodes",
+                                          forward_steps)
+        self._timer.start(0)
+        self.busy.emit(True)
+        self.progress.emit("Preparing the steps…")
 
     def cancel(self) -> None:
         """End the build now: the child is ended and nothing of it lands."""
@@ -131,8 +145,8 @@ class ProgramBuild(QObject):
         """The build as a generator: None while waiting for the child, a progress text
         after each slice of work; returns (program, stepper). Raises ExpressionError for
         an error in the program and RuntimeError if the child fails."""
-        head, instructions = None, []
-        while head is None or len(instructions) < head[1]:
+        head, instructions, order = None, [], None
+        while order is None:
             records = job.drain(limit=1)
             if not records:
                 if job.finished:
@@ -146,6 +160,8 @@ class ProgramBuild(QObject):
                     raise ExpressionError(message, line, col)
                 if record[0] == "head":
                     head = record
+                elif record[0] == "order":
+                    order = record[1]
                 else:
                     instructions.extend(map(Instruction._make, record[2]))
             if head is not None:
@@ -155,14 +171,23 @@ class ProgramBuild(QObject):
         for done in values_in_slices(instructions, labels, {}, values, NODES_PER_SLICE):
             yield f"Building the graph: {done:,} of {n:,} nodes…"
         program = Program(text, instructions, values, names, output_index, output_name)
-        yield "Preparing the steps…"
-        slices = Stepper.in_slices(program.output, self._pitfall(), NODES_PER_SLICE)
+        forward_steps = list(map(values.__getitem__, order))
+        return (yield from self._stepper_stages(program, "", forward_steps))
+
+    def _stepper_stages(self, program: Program, what: str,
+                        forward_steps: list | None) -> Generator[str, None, tuple]:
+        """The stepper of `program` made in slices, its topological order given or not;
+        returns (program, stepper)."""
+        of = f" of {what}" if what else ""
+        yield f"Preparing the steps{of}…"
+        slices = Stepper.in_slices(program.output, self._pitfall(), NODES_PER_SLICE,
+                                   forward_steps)
         while True:
             try:
                 done, total = next(slices)
             except StopIteration as stop:
                 return program, stop.value
-            yield f"Preparing the steps: {100 * done // max(total, 1)}%…"
+            yield f"Preparing the steps{of}: {100 * done // max(total, 1)}%…"
 
     def _pause_collector(self) -> None:
         self._collector.pause()

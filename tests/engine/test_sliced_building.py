@@ -65,3 +65,50 @@ def test_a_stepper_made_in_slices_equals_the_stepper(pitfall, every):
 def test_an_unknown_pitfall_is_refused_in_slices_too():
     with pytest.raises(ValueError):
         list(Stepper.in_slices(parse(TEXT).output, "nonsense"))
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 1000])
+def test_a_stepper_given_its_order_is_made_in_slices_like_the_stepper(every):
+    program = parse(TEXT)
+    reference = Stepper(program.output, OVERWRITE)
+    reference.run_to_end()  # leaves gradients behind: the new stepper starts from zero
+    assert any(v.grad for v in program.values)
+    slices = Stepper.in_slices(program.output, None, every=every,
+                               forward_steps=reference.forward_steps)
+    try:
+        while True:
+            next(slices)
+    except StopIteration as stop:
+        stepper = stop.value
+    assert all(v.grad == 0.0 for v in program.values) and stepper.position == 0
+    assert _same(stepper, Stepper(program.output))
+    stepper.run_to_end()
+    fresh = parse(TEXT)
+    Stepper(fresh.output).run_to_end()
+    assert [v.grad for v in program.values] == [v.grad for v in fresh.values]
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 7, 1000])
+def test_the_plan_index_made_in_slices_is_the_index_made_at_once(every):
+    from engine.stepping import _PlanIndex
+
+    program = parse(TEXT + "q = z*z*z + z*loss\n")
+    steps = Stepper(program.output).backward_steps
+    whole = _PlanIndex(steps)
+    slices = _PlanIndex.in_slices(steps, every)
+    count = 0
+    try:
+        while True:
+            next(slices)
+            count += 1
+    except StopIteration as stop:
+        sliced = stop.value
+    assert count > (len(steps) // every if every < 1000 else 0)
+    assert [id(c) for c in sliced.contributions] == [id(c) for c in whole.contributions]
+    assert sliced.owner == whole.owner
+    assert [id(p) for p in sliced.parents] == [id(p) for p in whole.parents]
+    assert sliced.first == whole.first and sliced.last == whole.last
+    for node in program.values:
+        assert sliced.positions(node) == whole.positions(node)
+    several = [node for node in program.values if len(whole.positions(node)) > 1]
+    assert several  # z is used several times: first and last differ for it

@@ -9,11 +9,10 @@ from PySide6.QtWidgets import QMessageBox
 @pytest.fixture(autouse=True)
 def isolated_settings(tmp_path, qapp):
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    # QSettings(organization, application), as the window makes it, uses the native
-    # format whatever the default is: without this the tests wrote the user's own
-    # ~/.config/AutogradDebugger/AutogradDebugger.conf
-    for kind in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
-        QSettings.setPath(kind, QSettings.Scope.UserScope, str(tmp_path))
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    # QSettings(organization, application), as the window makes it, ignores the default
+    # format and uses the native one: without this its tests wrote the user's own file
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path))
     yield tmp_path
 
 

@@ -107,3 +107,75 @@ def test_opening_a_big_file_reads_it_once_and_parses_it_in_the_child(window, tmp
     assert window.editor.text() == BIG
     assert window.session.program.source == BIG
     assert window.windowTitle().startswith("big.expr")
+
+
+def test_a_big_program_is_stepped_with_a_bug_without_holding_the_window(window, qtbot):
+    from engine.pitfalls import OVERWRITE
+    from tests.gui.test_background_layout import LINES, Heartbeat, chain
+
+    assert window.build(chain(LINES))  # about 20,000 nodes
+    assert window.wait_for_build()
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not tab.laying_out, timeout=120_000)
+    before = window.session.stepper
+    heart = Heartbeat()
+    started = time.perf_counter()
+    tab.bug.setCurrentIndex(tab.bug.findData(OVERWRITE))
+    assert window.building and window.session.stepper is before  # made in slices
+    assert not tab.actions["step"].isEnabled()
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out, timeout=120_000)
+    heart.timer.stop()
+    assert heart.longest_gap(started, time.perf_counter()) < 0.5
+    stepper = window.session.stepper
+    assert stepper is not before and stepper.pitfall == OVERWRITE
+    assert stepper.output is window.session.program.output
+    assert tab.scene.stepper is stepper and tab.actions["step"].isEnabled()
+
+
+def test_cancelling_a_bug_being_prepared_puts_the_engine_back(window, qtbot):
+    from engine.pitfalls import NO_SORT
+    from tests.gui.test_background_layout import LINES, chain
+
+    assert window.build(chain(LINES // 2))
+    assert window.wait_for_build()
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not tab.laying_out, timeout=120_000)
+    before = window.session.stepper
+    tab.bug.setCurrentIndex(tab.bug.findData(NO_SORT))
+    assert window.building
+    window.cancel_build.click()
+    assert not window.building and window.session.stepper is before
+    assert window.session.pitfall is None and tab.bug.currentData() is None
+    assert "as they were" in window.statusBar().currentMessage()
+    tab.actions["step"].trigger()
+    assert before.position == 1
+
+
+def test_the_parser_process_sends_the_order_the_stepper_walks():
+    from engine.value import topological_order
+    from gui.jobs.parse_child import parse_pieces
+
+    text = "x = 0.5; w = -0.3\nz = x*w + x\ny = tanh(z) * z + w*w\n"
+    records = list(parse_pieces(text))
+    assert [r[0] for r in records] == ["head", "instructions", "order"]
+    program = parse(text)
+    walked = topological_order(program.output)
+    assert [id(program.values[i]) for i in records[-1][1]] == [id(v) for v in walked]
+    assert len(records[-1][1]) == len(walked) == len(program.values)
+
+
+def test_opening_a_200000_node_file_never_freezes_the_window(window, qtbot, tmp_path):
+    text = chain_program(200_000)
+    path = tmp_path / "huge.expr"
+    path.write_text(text, encoding="utf-8")
+    heart = Heartbeat()
+    start = time.perf_counter()
+    assert window.open_file(str(path))
+    qtbot.waitUntil(lambda: window.session.program is not None
+                    and window.session.program.source == text, timeout=180_000)
+    qtbot.wait(100)  # the editor and the view take the new text and graph
+    heart.timer.stop()
+    assert heart.longest_gap(start, time.perf_counter()) < 0.5
+    assert window.editor.text() == text
+    assert len(window.session.stepper.forward_steps) > 190_000
+    assert window.windowTitle().startswith("huge.expr")

@@ -236,6 +236,7 @@ def test_a_graph_too_large_to_draw_still_steps(window):
     text = "x = 0.5\na0 = tanh(x)\n" + "\n".join(
         f"a{k} = tanh(a{k - 1}*0.9)" for k in range(1, links))
     assert window.build(text)
+    assert window.wait_for_build()
     assert window.graph_tab.scene.value_items == []
     assert "too many to draw" in window.statusBar().currentMessage()
     window.graph_tab.actions["step"].trigger()

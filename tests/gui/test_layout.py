@@ -171,3 +171,29 @@ def test_a_drawing_sent_in_pieces_comes_back_whole():
     for record in records:
         assembler.add(record)
     assert assembler.drawing == layered_layout(sizes, edges, radii=radii)
+
+
+def test_a_graph_packed_for_the_child_is_laid_out_as_the_graph_itself():
+    import pickle
+
+    from gui.graph.layout import pieces
+
+    sizes, edges = program_graph(random_parents(random.Random(5), 300, 0.5))
+    edges = [(u, v, (40.0, 22.5) if k % 3 else None) for k, (u, v, _) in enumerate(edges)]
+    radii = [15.0 if size == OP else 0.0 for size in sizes]
+    packed = pickle.loads(pickle.dumps(pieces.pack_graph(sizes, edges, radii)))
+    assert pieces.unpack_graph(**packed) == (sizes, edges, radii)
+    steps = pieces.pack_graph_steps(sizes, edges, radii, every=7)
+    slices = 0
+    while True:
+        try:
+            next(steps)
+            slices += 1
+        except StopIteration as done:
+            assert pieces.unpack_graph(**done.value) == (sizes, edges, radii)
+            break
+    assert slices == -(-len(sizes) // 7) + -(-len(edges) // 7)
+    assembler = pieces.DrawingAssembler()
+    for record in pieces.layout_packed(**packed):
+        assembler.add(record)
+    assert assembler.drawing == layered_layout(sizes, edges, radii=radii)

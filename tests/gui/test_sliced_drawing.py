@@ -95,6 +95,7 @@ def test_cancel_while_drawing_leaves_a_note_and_stepping_works(window, qtbot, mo
     shown = _shown_scenes(tab)
     building = _on_slice(monkeypatch, tab.cancel_layout)
     assert window.build(chain(LARGE // 3 + 600))
+    assert window.wait_for_build()
     qtbot.waitUntil(lambda: not tab.laying_out, timeout=60_000)
     assert building and building[0] not in shown
     assert "cancelled" in window.statusBar().currentMessage()
@@ -120,3 +121,24 @@ def test_a_graph_drawn_in_slices_after_some_steps_shows_them(window):
     at_once.build(stepper, tab.scene.spec, tab.scene.drawing, window.session.roles())
     assert graph_records(tab.scene) == graph_records(at_once)
     assert tab.scene.current_item().pen().widthF() == at_once.current_item().pen().widthF() > 1
+
+
+def test_what_to_draw_is_worked_out_in_slices_as_it_is_at_once(window):
+    from gui.graph.spec import graph_spec, graph_spec_steps
+
+    assert window.build(chain(LARGE // 3 + 100))
+    assert window.wait_for_build()
+    stepper, roles = window.session.stepper, window.session.roles()
+    for folded in (True, False):
+        steps = graph_spec_steps(stepper, roles, folded, nodes_per_slice=100)
+        slices = 0
+        while True:
+            try:
+                next(steps)
+                slices += 1
+            except StopIteration as done:
+                spec = done.value
+                break
+        assert slices == len(stepper.forward_steps) // 100
+        assert spec == graph_spec(stepper, roles, folded)
+        assert len(spec.ids) == len(spec.kinds) == len(spec.sizes)

@@ -44,7 +44,7 @@ def test_the_window_starts_without_the_heavy_libraries():
 
 def test_each_tab_is_made_when_first_shown_and_keeps_its_place(window, qtbot):
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
-    assert titles == ["Graph", "Rules", "Modes", "XOR", "Pitfalls"]
+    assert titles == ["Graph", "Rules", "Modes", "XOR", "Pitfalls", "Learn"]
     assert not window.lazy_tabs.made("XOR")
     window.tabs.setCurrentIndex(3)  # as Ctrl+4 does
     assert window.lazy_tabs.made("XOR") and not window.lazy_tabs.made("Modes")

@@ -1,0 +1,106 @@
+"""A big program and its stepper let go of a slice at a time.
+
+Dropping the last reference to a 200,000-node program frees its Values, and its
+stepper's steps and records, in one go: about a third of a second on the window's
+thread. A `Disposal` takes the old program and stepper instead, waits until it holds
+the last reference to each, and then empties their big lists from the end, a slice at a
+time. A graph's values are emptied from the last one made: each is then referred to by
+nothing that is still to be freed, so no slice sets off a cascade through the graph.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from PySide6.QtCore import QObject, QTimer, Slot
+
+from engine import Program
+from engine.stepping import Stepper
+
+SLICE_S = 0.008      # freeing per timer tick: the window draws in between
+PER_SLICE = 2_000    # list items freed between two looks at the clock
+WAIT_MS = 100        # how often to look again while something else still holds one
+PATIENCE_S = 10.0    # after this long, an object still held elsewhere is simply let go
+
+
+class Disposal(QObject):
+    """Lets go of programs and steppers in slices (see the module's docstring)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._queue: list[tuple[object, float]] = []  # (program or stepper, since)
+        self._work = None  # the slices of the one being emptied
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._on_tick)
+
+    @property
+    def pending(self) -> int:
+        """How many programs and steppers are still to be let go of."""
+        return len(self._queue) + (self._work is not None)
+
+    def drop(self, *objects) -> None:
+        """Let go of these programs and steppers (None is ignored), in slices."""
+        now = time.monotonic()
+        self._queue += [(o, now) for o in objects if isinstance(o, (Program, Stepper))]
+        if self._queue and not self._timer.isActive():
+            self._timer.start(0)
+
+    def finish(self) -> None:
+        """Let go of everything now (the window is closing, or a test wants it done)."""
+        self._timer.stop()
+        if self._work is not None:
+            for _ in self._work:
+                pass
+        self._work = None
+        self._queue.clear()
+
+    @Slot()
+    def _on_tick(self) -> None:
+        deadline = time.perf_counter() + SLICE_S
+        while time.perf_counter() < deadline:
+            if self._work is None:
+                self._work = self._next_ready()
+                if self._work is None:
+                    # what is left is held elsewhere: look again a little later
+                    self._timer.setInterval(WAIT_MS if self._queue else 0)
+                    if not self._queue:
+                        self._timer.stop()
+                    return
+            if next(self._work, StopIteration) is StopIteration:
+                self._work = None
+        self._timer.setInterval(0)
+
+    def _next_ready(self):
+        """The slices for the first object this holds the last reference to (one held
+        elsewhere for too long is let go as it is); None if there is none yet."""
+        now = time.monotonic()
+        for k, (obj, since) in enumerate(self._queue):
+            # references: the queue's tuple, the loop's name and getrefcount's argument
+            if sys.getrefcount(obj) <= 3:
+                del self._queue[k]
+                return _emptied(obj)
+            if now - since > PATIENCE_S:
+                del self._queue[k]
+                return iter(())
+        return None
+
+
+def _emptied(obj):
+    """Empty a program or a stepper's big lists from their ends, a slice at a time."""
+    if isinstance(obj, Stepper):
+        obj._index = None  # lists of references only: what they refer to lives on
+        obj._order = None
+        yield from _from_the_end(obj.backward_steps)  # the steps and their records
+        obj.forward_steps = []
+    else:
+        obj.names, obj.inputs, obj.output = {}, {}, None
+        yield from _from_the_end(obj.values)  # the last made first: no cascades
+        obj.instructions = ()
+        yield
+
+
+def _from_the_end(items: list):
+    while items:
+        del items[-PER_SLICE:]
+        yield

@@ -1,0 +1,78 @@
+"""What the learner has done, kept in QSettings: the section open, the sections seen,
+the exercises solved and the quiz answers. Whatever is read back is checked: a value of
+the wrong type, out of range or unknown falls back to the default, never an error."""
+
+from __future__ import annotations
+
+from gui.tabs.learn.content import EXERCISES, QUESTIONS, SECTION_KEYS
+
+PREFIX = "learn/"
+
+
+def parse_section(value) -> int:
+    """A section index read back, 0 if it is not one."""
+    try:
+        index = int(str(value).strip())
+    except (TypeError, ValueError):
+        return 0
+    return index if 0 <= index < len(SECTION_KEYS) else 0
+
+
+def parse_keys(value, known) -> set[str]:
+    """A comma-separated list read back, keeping only the known keys."""
+    if isinstance(value, (list, tuple)):
+        items = value
+    elif isinstance(value, str):
+        items = value.split(",")
+    else:
+        return set()
+    return {str(k).strip() for k in items if str(k).strip() in known}
+
+
+def parse_answers(value) -> dict[int, int]:
+    """'question:option' pairs read back, e.g. '0:2,3:1'; bad pairs are dropped."""
+    if isinstance(value, (list, tuple)):
+        value = ",".join(str(v) for v in value)
+    if not isinstance(value, str):
+        return {}
+    answers = {}
+    for pair in value.split(","):
+        q, _, option = pair.partition(":")
+        try:
+            q_index, o_index = int(q), int(option)
+        except ValueError:
+            continue
+        if 0 <= q_index < len(QUESTIONS) and 0 <= o_index < len(QUESTIONS[q_index].options):
+            answers[q_index] = o_index
+    return answers
+
+
+class Progress:
+    """The learner's progress, read from and written to `settings` (a QSettings, or
+    None to remember nothing)."""
+
+    def __init__(self, settings=None):
+        self.settings = settings
+        self.section = 0
+        self.seen: set[str] = set()
+        self.solved: set[str] = set()
+        self.answers: dict[int, int] = {}
+        if settings is not None:
+            self.section = parse_section(settings.value(PREFIX + "section", 0))
+            self.seen = parse_keys(settings.value(PREFIX + "seen", ""), SECTION_KEYS)
+            self.solved = parse_keys(settings.value(PREFIX + "solved", ""), EXERCISES)
+            self.answers = parse_answers(settings.value(PREFIX + "quiz", ""))
+
+    @property
+    def right_answers(self) -> int:
+        return sum(QUESTIONS[q].right == o for q, o in self.answers.items())
+
+    def save(self) -> None:
+        if self.settings is None:
+            return
+        s = self.settings
+        s.setValue(PREFIX + "section", self.section)
+        s.setValue(PREFIX + "seen", ",".join(k for k in SECTION_KEYS if k in self.seen))
+        s.setValue(PREFIX + "solved", ",".join(k for k in EXERCISES if k in self.solved))
+        s.setValue(PREFIX + "quiz", ",".join(f"{q}:{o}" for q, o in sorted(self.answers.items())))
+        s.sync()

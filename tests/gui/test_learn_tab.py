@@ -1,0 +1,386 @@
+"""The Learn tab: every exercise driven through its widgets with right and wrong
+answers, the quiz through its options, 'Show me', and progress kept in QSettings."""
+
+import math
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QDialog, QLabel
+
+from engine.learn.code_export import script
+from engine.learn.multiply_rule import LearnerMultiplyRule
+from engine.tensorflow_check import GradientRow
+from gui.tabs.learn import gradient_step
+from gui.tabs.learn.content import QUESTIONS, SECTIONS
+from gui.tabs.learn.tab import LearnTab
+
+
+def open_learn(window, qtbot, section=None):
+    assert not window.lazy_tabs.made("Learn")  # made when first shown
+    window.tabs.setCurrentIndex(5)  # as Ctrl+6 does
+    tab = window.learn_tab
+    qtbot.waitUntil(tab.isVisible, timeout=5_000)
+    if section:
+        tab.open_section(section)
+    return tab
+
+
+def grads(window):
+    return {n: v.grad for n, v in window.session.program.inputs.items()}
+
+
+def test_sections_in_the_lessons_order_with_next_and_previous(window, qtbot):
+    tab = open_learn(window, qtbot)
+    assert window.tabs.tabText(5) == "Learn"
+    titles = [s.title for s in SECTIONS]
+    assert titles[:3] == ["The idea: record, then replay backwards", "The engine",
+                          "The smallest possible check"]
+    assert titles[-1] == "Recap and quiz"
+    assert tab.current == 0 and not tab.previous.isEnabled()
+    qtbot.mouseClick(tab.next, Qt.MouseButton.LeftButton)
+    assert tab.current == 1 and tab.pages.currentIndex() == 1
+    assert "Section 2 of 12" in tab.summary.text()
+    tab.go(100)
+    assert tab.current == len(SECTIONS) - 1 and not tab.next.isEnabled()
+    # never the page's private name for itself
+    for section in SECTIONS:
+        assert "seed" not in section.body.lower() and "seed" not in section.title.lower()
+
+
+@pytest.mark.parametrize("action, tab_title, where", [
+    ("idea", "Graph", "forward 13/13"), ("engine", "Graph", "backward 2/3"),
+    ("smallest", "Graph", "backward 3/3 (done)"), ("neuron", "Graph", "backward 8/8 (done)"),
+    ("accumulate", "Graph", "backward 1/2"), ("overwrite", "Graph", "backward 2/2 (done)"),
+    ("pitfalls", "Pitfalls", None), ("xor", "XOR", None)])
+def test_show_me_sets_up_the_tab_the_program_and_the_step(window, qtbot, action, tab_title,
+                                                           where):
+    tab = open_learn(window, qtbot)
+    tab.show_buttons[action].click()
+    assert window.tabs.tabText(window.tabs.currentIndex()) == tab_title
+    if where:
+        assert window.graph_tab.phase.text() == where
+    if action == "smallest":
+        assert grads(window) == {"a": 5.0, "b": 3.0}
+        assert window.session.program.output.data == 15.0
+    if action == "neuron":
+        assert (grads(window)["w1"], grads(window)["w2"], grads(window)["b"]) == (-2, -4, -2)
+    if action == "overwrite":
+        assert window.graph_tab.bug.currentText() == "bug: = instead of +="
+        assert grads(window) == {"a": 1.0}
+
+
+def test_show_me_one_hidden_unit_trains_the_xor_network_with_one(window, qtbot):
+    tab = open_learn(window, qtbot, "xor")
+    tab.show_buttons["xor1"].click()
+    xor = window.xor_tab
+    assert window.tabs.currentWidget() is xor
+    assert xor.hidden.value() == 1 and xor.running
+    qtbot.waitUntil(lambda: xor.epoch > 0, timeout=30_000)
+    xor.stop()
+
+
+def test_exercise_1_the_multiply_rule_wrong_then_right(window, qtbot):
+    tab = open_learn(window, qtbot, "engine")
+    ex = tab.exercises["multiply"]
+    ex.da.setText("a +")
+    ex.db.setText("a")
+    qtbot.mouseClick(ex.check, Qt.MouseButton.LeftButton)
+    assert ex.feedback.verdict == "wrong" and "Not a formula yet" in ex.feedback.plain
+    assert not ex.run.isEnabled()
+
+    ex.da.clear()
+    qtbot.keyClicks(ex.da, "a")
+    ex.db.setText("b")
+    qtbot.keyClick(ex.db, Qt.Key.Key_Return)
+    assert ex.feedback.verdict == "wrong"
+    assert "at a = 3, b = 4 your rule gives 3, 4; the product rule gives 4 and 3" \
+        in ex.feedback.plain
+    assert not ex.is_solved
+    ex.run.click()
+    # the neuron in the Graph tab, stepped with the learner's rule, stopped in red
+    assert window.tabs.currentWidget() is window.graph_tab
+    assert window.graph_tab.bug.currentText() == "your multiply rule"
+    assert isinstance(window.session.pitfall, LearnerMultiplyRule)
+    problem = window.graph_tab.problem
+    assert problem.isVisible()
+    assert "your d(a·b)/da gives -0.3, but the product rule gives 2" in problem.text()
+    assert "w2 0.6 (should be -4)" in ex.engine_note.plain
+
+    ex.da.setText("b")
+    ex.db.setText("a")
+    ex.check.click()
+    assert ex.feedback.verdict == "right" and ex.is_solved
+    ex.run.click()
+    assert window.session.at_end and not window.graph_tab.problem.isVisible()
+    g = grads(window)
+    assert (g["w1"], g["w2"], g["b"]) == (-2.0, -4.0, -2.0)
+    assert tab.progress.solved == {"multiply"}
+
+
+def test_exercise_2_a_hand_derivative_against_autodiff(window, qtbot):
+    tab = open_learn(window, qtbot, "chain")
+    ex = tab.exercises["chain"]
+    assert "0.0000000000" in ex.saturated.text()
+    ex.derivative.setText("1 - tanh(x**3 + 3*x)**2")  # the inner factor forgotten
+    ex.compare.click()
+    assert ex.feedback.verdict == "wrong"
+    assert "the worst point is x = 0: yours 1, autodiff 3, difference -2" in ex.feedback.plain
+    xs, ys = ex.diff_curve.getData()
+    assert len(xs) == 401 and min(ys) == pytest.approx(-2.0)
+    assert list(ex.worst_marker.getData()[0]) == [0.0]
+
+    ex.derivative.setText("(1 - tanh(x^3 + 3*x)^2) * (3*x^2 + 3)")
+    qtbot.keyClick(ex.derivative, Qt.Key.Key_Return)
+    assert ex.feedback.verdict == "right" and ex.is_solved
+    _, autodiff = ex.autodiff_curve.getData()
+    _, hand = ex.hand_curve.getData()
+    assert max(abs(a - h) for a, h in zip(autodiff, hand)) < 1e-12
+
+    ex.function.setText("x = 1.0\ny = log(x)")
+    ex.derivative.setText("1/x")
+    ex.lo.setValue(-1.0)
+    ex.hi.setValue(1.0)
+    ex.compare.click()
+    assert ex.feedback.verdict == "right" and "were left out" in ex.feedback.plain
+    ex.derivative.setText("1/y")
+    ex.compare.click()
+    assert ex.feedback.verdict == "wrong" and "may use only x" in ex.feedback.plain
+
+
+def test_exercise_3_predict_then_reveal(window, qtbot):
+    tab = open_learn(window, qtbot, "accumulate")
+    ex = tab.exercises["accumulate"]
+    ex.prediction.setText("1")
+    ex.reveal.click()  # a + a with +=
+    assert ex.feedback.verdict == "wrong"
+    assert "a received 1 (0 → 1), then 1 (1 → 2)" in ex.feedback.plain
+    for case, engine, guess in (("a + a", "+=", "2"), ("a + a", "=", "1"),
+                                ("a * a", "+=", "6"), ("a * a", "=", "3")):
+        assert not ex.is_solved
+        ex.case.setCurrentText(case)
+        ex.engine.setCurrentText(engine)
+        ex.prediction.setText(guess)
+        qtbot.keyClick(ex.prediction, Qt.Key.Key_Return)
+        assert ex.feedback.verdict == "right", ex.feedback.plain
+    assert ex.is_solved and "4 of 4" in ex.score.text()
+    ex.prediction.setText("six")
+    ex.reveal.click()
+    assert "as a number" in ex.feedback.plain
+
+    # the step in the Graph tab: just before a's paths arrive, then one step
+    ex.show_step.click()  # a * a with =
+    assert window.graph_tab.bug.currentText() == "bug: = instead of +="
+    assert grads(window) == {"a": 0.0}
+    window.graph_tab.actions["step"].trigger()
+    assert grads(window) == {"a": 3.0}
+
+
+def test_exercise_4_one_step_by_hand_then_applied(window, qtbot):
+    tab = open_learn(window, qtbot, "neuron")
+    ex = tab.exercises["step"]
+    for name, value in (("w1", "0.7"), ("w2", "-0.7"), ("b", "")):
+        ex.fields[name].setText(value)
+    ex.check.click()
+    assert ex.feedback.verdict == "wrong" and "Type a number for b" in ex.feedback.plain
+    ex.fields["b"].setText("0.3")
+    ex.check.click()
+    assert ex.feedback.verdict == "wrong" and "Not yet: w2" in ex.feedback.plain
+    ex.fields["w2"].setText("0.1")
+    qtbot.keyClick(ex.fields["w2"], Qt.Key.Key_Return)
+    assert ex.feedback.verdict == "right" and ex.is_solved
+
+    ex.apply.click()
+    program = window.session.program
+    assert {n: program.inputs[n].data for n in ("w1", "w2", "b")} == \
+        {"w1": 0.7, "w2": 0.1, "b": 0.3}
+    assert "w1 = 0.7; w2 = 0.1; b = 0.3" in window.editor.text()
+    assert program.output.data == pytest.approx((math.tanh(1.2) - 1) ** 2)
+    assert "the loss fell from 1 to 0.0276708" in ex.loss.plain
+
+
+def test_step_menu_applies_a_gradient_step_to_any_program(window, qtbot, monkeypatch,
+                                                          dialogs):
+    window.editor.set_text("p = 2.0\nq = 1.0\nr = p*p + q\n")
+    window.build(window.editor.text())
+    chosen = {}
+
+    def accept(dialog):
+        chosen["names"] = dialog.chosen()
+        dialog.eta.setValue(0.25)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(gradient_step.StepDialog, "exec", accept)
+    action = window.gradient_stepper.action
+    assert action.shortcut().toString() == "Ctrl+G"
+    assert action in window.menuBar().actions()[1].menu().actions()
+    action.trigger()
+    assert chosen["names"] == ["p", "q"]
+    # p: 2 - 0.25*4 = 1; q: 1 - 0.25*1 = 0.75
+    assert window.editor.text() == "p = 1.0\nq = 0.75\nr = p*p + q\n"
+    assert window.session.program.output.data == 1.75
+    assert "r 5 → 1.75" in window.statusBar().currentMessage()
+    # an edited, unbuilt text is not overwritten
+    window.editor.set_text("p = 9.0\n")
+    action.trigger()
+    assert dialogs and "Build it first" in dialogs[-1][2]
+    assert window.editor.text() == "p = 9.0\n"
+
+
+def test_exercise_5_scripts_beside_the_tensorflow_check(window, qtbot):
+    tab = open_learn(window, qtbot, "tensorflow")
+    ex = tab.exercises["frameworks"]
+    ex.buttons["jax"].click()
+    expected = script(window.session.program, "jax")
+    assert QApplication.clipboard().text() == expected
+    assert ex.code.toPlainText() == expected and ex.is_solved
+    # the same from the File menu
+    window.code_copier.actions["pytorch"].trigger()
+    assert QApplication.clipboard().text() == script(window.session.program, "pytorch")
+    # the in-app check's answer, as the checker delivers it
+    checker = window.checker
+    checker.generation = window.session.generation
+    checker.rows = [GradientRow("w1", -2.0, -2.0, 0.0), GradientRow("w2", -4.0, -4.0, 0.0)]
+    checker.message = ""
+    checker.changed.emit()
+    assert ex.results.verdict == "right"
+    assert "2 gradients, largest difference from ours 0.00e+00" in ex.results.plain
+    assert "<td>w2</td><td align='right'>-4.0</td><td align='right'>-4.0</td>" \
+        in ex.table.text()
+    checker.rows = [GradientRow("w1", -2.0, -2.5, 0.5)]
+    checker.changed.emit()
+    assert ex.results.verdict == "wrong" and "1 gradient, largest difference from ours 5.00e-01" \
+        in ex.results.plain
+    checker.message = "TensorFlow cannot be imported"
+    checker.changed.emit()
+    assert ex.results.verdict == "wrong"
+
+
+def test_exercise_6_counts_and_times_the_passes(window, qtbot):
+    tab = open_learn(window, qtbot, "reverse")
+    ex = tab.exercises["passes"]
+    ex.n.setValue(30)
+    ex.start.click()
+    assert ex.running and not ex.start.isEnabled()
+    qtbot.waitUntil(lambda: not ex.running, timeout=60_000)
+    assert ex.result.forward_passes == 30 and ex.result.reverse_passes == 1
+    assert "Forward mode: 30 passes" in ex.feedback.plain
+    assert "Reverse mode: 1 pass" in ex.feedback.plain
+    assert ex.is_solved and ex.start.isEnabled()
+
+
+def test_the_quiz_gives_immediate_feedback(window, qtbot):
+    tab = open_learn(window, qtbot, "quiz")
+    quiz = tab.quiz
+    assert len(quiz.groups) == 5
+    assert all(len(q.options) == 4 for q in QUESTIONS)
+    wrong = (QUESTIONS[0].right + 1) % 4
+    qtbot.mouseClick(quiz.radio(0, wrong), Qt.MouseButton.LeftButton)
+    assert quiz.feedback[0].verdict == "wrong"
+    assert quiz.feedback[0].plain.startswith("Not quite: the answer is C.")
+    assert "0 of 5 right" in quiz.score.text()
+    for q, question in enumerate(QUESTIONS):
+        quiz.radio(q, question.right).click()
+        assert quiz.feedback[q].verdict == "right"
+        assert question.explanation in quiz.feedback[q].plain
+    assert "5 of 5 right" in quiz.score.text()
+    assert tab.sections.item(len(SECTIONS) - 1).text() == "12. Recap and quiz  ✓"
+    # the right answers are not all in one place
+    assert len({q.right for q in QUESTIONS}) >= 3
+
+
+def settings():
+    return QSettings("AutogradDebugger", "AutogradDebugger")
+
+
+def test_progress_is_remembered(qtbot):
+    first = LearnTab(settings=settings())
+    qtbot.addWidget(first)
+    first.open_section("neuron")
+    ex = first.exercises["step"]
+    for name, value in (("w1", "0.7"), ("w2", "0.1"), ("b", "0.3")):
+        ex.fields[name].setText(value)
+    ex.check.click()
+    first.quiz.radio(3, QUESTIONS[3].right).click()
+    first.quiz.radio(1, 0).click()
+
+    again = LearnTab(settings=settings())
+    qtbot.addWidget(again)
+    assert again.current == 4
+    assert again.progress.solved == {"step"}
+    assert again.progress.seen == {"idea", "neuron"}
+    assert again.quiz.answers == {3: QUESTIONS[3].right, 1: 0}
+    assert again.quiz.radio(3, QUESTIONS[3].right).isChecked()
+    assert again.quiz.feedback[1].verdict == "wrong"
+    assert "1 of 6 exercises solved" in again.summary.text()
+
+
+@pytest.mark.parametrize("section, seen, solved, quiz", [
+    ("banana", 3, "nothing,multiply ", "x:y,9:9,0:7,2:1,2"),
+    ("-4", ["idea", 7], ["chain", None], ["1:1", "oops"]),
+    ("99", "", "", ""),
+])
+def test_bad_progress_falls_back_to_the_defaults(qtbot, section, seen, solved, quiz):
+    s = settings()
+    for key, value in (("section", section), ("seen", seen), ("solved", solved),
+                       ("quiz", quiz)):
+        s.setValue("learn/" + key, value)
+    s.sync()
+    tab = LearnTab(settings=settings())
+    qtbot.addWidget(tab)
+    assert tab.current == 0
+    assert tab.progress.solved <= {"multiply", "chain"}
+    assert set(tab.quiz.answers) <= {1, 2}
+    assert all(0 <= o < 4 for o in tab.quiz.answers.values())
+
+
+def test_a_click_on_an_options_words_chooses_it(qtbot):
+    tab = LearnTab()
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.open_section("quiz")
+    radio = tab.quiz.radio(4, 0)
+    words = next(w for w in tab.quiz.findChildren(QLabel) if getattr(w, "radio", None) is radio)
+    assert words.wordWrap() and words.text() == QUESTIONS[4].options[0]
+    qtbot.mouseClick(words, Qt.MouseButton.LeftButton)
+    assert radio.isChecked() and tab.quiz.feedback[4].verdict == "right"
+
+
+def test_alt_page_down_and_up_move_between_sections(window, qtbot):
+    tab = open_learn(window, qtbot)
+    window.activateWindow()
+    tab.sections.setFocus()
+    qtbot.keyClick(tab.sections, Qt.Key.Key_PageDown, Qt.KeyboardModifier.AltModifier)
+    assert tab.current == 1
+    qtbot.keyClick(tab.sections, Qt.Key.Key_PageUp, Qt.KeyboardModifier.AltModifier)
+    assert tab.current == 0
+    assert "Alt+PgDown" in tab.next.toolTip()
+
+
+def test_the_window_remembers_learn_progress(qtbot):
+    from gui.main_window import MainWindow
+
+    first = MainWindow(remember=True)
+    qtbot.addWidget(first)
+    first.learn_tab.open_section("quiz")
+    first.learn_tab.quiz.radio(2, QUESTIONS[2].right).click()
+    first.close()
+    again = MainWindow(remember=True)
+    qtbot.addWidget(again)
+    tab = again.learn_tab
+    assert tab.current == len(SECTIONS) - 1
+    assert tab.quiz.answers == {2: QUESTIONS[2].right}
+    assert tab.quiz.feedback[2].verdict == "right"
+    again.close()
+
+
+def test_counting_the_passes_can_be_cancelled(qtbot):
+    tab = LearnTab()
+    qtbot.addWidget(tab)
+    ex = tab.exercises["passes"]
+    ex.n.setValue(2000)
+    ex.start.click()
+    assert ex.cancel.isEnabled()
+    ex.cancel.click()
+    assert not ex.running and ex.result is None
+    assert ex.feedback.plain == "Cancelled." and ex.start.isEnabled()
+    assert not ex.is_solved
