@@ -205,10 +205,11 @@ class EditorPanel(QWidget):
         self.editor.document().setModified(False)
         self.clear_error()
 
-    def replace_text(self, text: str) -> None:
+    def replace_text(self, text: str, clean: bool = True) -> None:
         """Replace the text as one edit that Ctrl+Z undoes, so typed work replaced by a
-        preset, an example or a file is never lost; the new text counts as unmodified
-        (undoing makes the document modified again)."""
+        preset, an example or a file is never lost. With `clean` the new text counts as
+        unmodified (undoing makes the document modified again); without, it is an edit
+        of the program like any other (a gradient step's new inputs)."""
         if text != self.text():
             cursor = QTextCursor(self.editor.document())
             cursor.beginEditBlock()
@@ -216,7 +217,8 @@ class EditorPanel(QWidget):
             cursor.insertText(text)
             cursor.endEditBlock()
             self.editor.moveCursor(QTextCursor.MoveOperation.Start)
-        self.editor.document().setModified(False)
+        if clean:
+            self.editor.document().setModified(False)
         self.clear_error()
 
     @property

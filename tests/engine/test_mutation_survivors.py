@@ -98,8 +98,13 @@ def test_a_deep_walk_hands_over_exactly_401_levels_down(stack_walks):  # noqa: F
     """The recursion hands the branch to the stack walk at depth 400: the first node
     walked with a stack is 401 parents below the root (kills `depth + 2`, `depth - 1`,
     and a first call at depth 1)."""
-    root = deep_graph(2 * sys.getrecursionlimit(), 0)
-    topological_order(root)
+    root = deep_graph(1000, 0)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(10_000)  # room for 400 levels even with mutmut's trampolines
+    try:
+        topological_order(root)
+    finally:
+        sys.setrecursionlimit(limit)
     node = root
     for _ in range(401):
         node = node.parents[0]
@@ -192,10 +197,9 @@ def test_the_gradient_error_names_the_overflowing_node():
 # - `_mark = ""` for None: a walk's token is a fresh object(), never "".
 # - `label = None` for "": caught by test_every_operation_records_its_name.
 # - `_format_exponent` `abs(k) <= 1e15` / `< 1e15 + 1`: killed by the 1e15 case above.
-# - The depth mutants of `_visit` and `_walk_with_stack(None/...)` in its deep branch
-#   survive only under mutmut: its trampolines put three frames on the stack per call,
-#   so the recursion limit is met before depth 400 and the RecursionError fallback walks
-#   instead. Run by hand, test_a_deep_walk_hands_over_exactly_401_levels_down kills them.
+# - (none left of `_visit`'s depth mutants: mutmut's trampolines put several frames on
+#   the stack per call, so test_a_deep_walk_hands_over_exactly_401_levels_down raises the
+#   recursion limit to reach depth 400 under mutmut too.)
 #
 # stepping.py
 # - `every` 5_000 -> 5001, `plan_in_slices(..., )`: the size of a slice, not its result.
