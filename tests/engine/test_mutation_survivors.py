@@ -82,6 +82,11 @@ def test_sigmoid_on_both_sides_of_zero():
     assert s._local == (0.11920292202211755 * (1.0 - 0.11920292202211755),)
 
 
+def test_relu_of_minus_zero_is_plus_zero():
+    """(kills `x if x >= 0.0`, which lets -0.0 through and shows '-0')"""
+    assert math.copysign(1.0, Value(-0.0).relu().data) == 1.0
+
+
 def test_relu_at_zero_has_value_and_derivative_zero():
     """relu'(0) = 0, as in the lesson (kills `1.0 if x >= 0.0`)."""
     x = Value(0.0)
@@ -109,6 +114,8 @@ def test_a_deep_walk_hands_over_exactly_401_levels_down(stack_walks):  # noqa: F
     for _ in range(401):
         node = node.parents[0]
     assert stack_walks[0] is node
+    order = topological_order(root)  # and the stack walk uses the walk's own token
+    assert len(order) == 1000 and order[0] is order[1].parents[1] and order[-1] is root
 
 
 def test_the_seed_step_sends_one():
@@ -135,6 +142,11 @@ def test_the_words_of_each_bug_with_their_numbers():
     assert steps[first_wrong_step(steps)].problem == (
         "this node passed on a gradient of 1, but its gradient is 3: not every path had "
         "reached it yet (no topological sort)")
+    y = x * 3.0
+    steps = backward_plan((y + y * 2.0) * 5.0, "no-sort")  # upstream gradients other than 1
+    assert steps[first_wrong_step(steps)].problem == (
+        "this node passed on a gradient of 5, but its gradient is 15: not every path had "
+        "reached it yet (no topological sort)")
     program = parse("a = 3; b = a + a")
     steps = backward_plan(program.output, "overwrite")
     assert steps[first_wrong_step(steps)].problem == (
@@ -151,7 +163,7 @@ def test_a_stepper_made_in_slices_is_the_stepper():
     except StopIteration as done:
         stepper = done.value
     n = len(stepper.forward_steps)
-    assert progress[0] == (n, 2 * n) and progress[-1] == (2 * n, 2 * n)
+    assert progress[0] == (n, 3 * n) and progress[-1] == (3 * n, 3 * n)
     assert stepper.output is program.output and stepper.pitfall == "no-sort"
     assert stepper.position == 0
     assert Stepper(program.output, "overwrite").pitfall == "overwrite"
