@@ -90,14 +90,28 @@ def test_each_damaged_key_alone_gives_its_default(key, qtbot, isolated_settings)
         window.close()
 
 
+# the Learn tab's progress (gui/tabs/learn/progress.py checks its own keys)
+BAD_LEARN = {
+    "learn/section": ["abc", "-1", "999", "9" * 5000, "@Invalid()"],
+    "learn/seen": ["nope", "@ByteArray(\\xff)", "1, 2", "x" * 100_000, ""],
+    "learn/solved": ["@Invalid()", "99", "a,b,c", "", "\\0"],
+    "learn/quiz": ["0:99", "x:y", "-1:0", "1e9:1", "0:" + "9" * 5000],
+}
+
+
 def test_every_key_damaged_at_once(qtbot, isolated_settings):
-    for i in range(max(len(v) for v in BAD.values())):
-        write_raw(isolated_settings, {k: v[i % len(v)] for k, v in BAD.items()})
+    every = {**BAD, **BAD_LEARN}
+    for i in range(max(len(v) for v in every.values())):
+        write_raw(isolated_settings, {k: v[i % len(v)] for k, v in every.items()})
         window = start(qtbot)
         assert window.graph_tab.speed.value() == 4
         assert window.graph_tab.constants_as_nodes is False
         assert window.editor.text() == NEURON
         assert window.session.program.output_name == "loss"
+        progress = window.learn_tab.progress  # made now, reading its damaged keys
+        # the first section, seen now that the tab is shown; nothing else
+        assert (progress.section, progress.seen, progress.solved, progress.answers) == (
+            0, {"idea"}, set(), {})
         window.remember = False
         window.close()
 
