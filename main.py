@@ -7,6 +7,7 @@
     python main.py screenshot OUT.png [--tab graph|rules|modes|xor|pitfalls] [--expr FILE]
                                       [--steps N]
     python main.py export FILE OUT.(png|svg|json) [--steps N] [--constants nodes|folded]
+    python main.py check-engine PATH [--class NAME] [--json] [--timeout S]
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-COMMANDS = ("grad", "train", "report", "screenshot", "export")
+COMMANDS = ("grad", "train", "report", "screenshot", "export", "check-engine")
 
 
 def _window_parser() -> argparse.ArgumentParser:
@@ -24,7 +25,7 @@ def _window_parser() -> argparse.ArgumentParser:
                     "backward passes, and check every gradient. Commands: "
                     + ", ".join(COMMANDS) + " (main.py COMMAND --help).")
     parser.add_argument("file", nargs="?", metavar="FILE.expr",
-                        help="a program to open (default: the seed's neuron)")
+                        help="a program to open (default: the lesson's neuron)")
     return parser
 
 
@@ -39,13 +40,13 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     elif command == "train":
         from cli import train
 
-        parser.description = "Train a 2-2-1 network on XOR and report it as the seed page does."
+        parser.description = "Train a 2-2-1 network on XOR and report it as the lesson does."
         train.add_arguments(parser)
         parser.set_defaults(run=train.run)
     elif command == "report":
         from cli import report
 
-        parser.description = "Recompute every table of the seed page, beside the seed's figures."
+        parser.description = "Recompute every table of the lesson, beside the lesson's figures."
         report.add_arguments(parser)
         parser.set_defaults(run=report.run)
     elif command == "screenshot":
@@ -66,6 +67,14 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
                               "to PNG, SVG or JSON (scene coordinates, y down).")
         export.add_arguments(parser)
         parser.set_defaults(run=export.run)
+    elif command == "check-engine":
+        from cli import check_engine
+
+        parser.description = ("Check your own autograd engine (a Python file defining a "
+                              "micrograd-style value class) rule by rule. The file is "
+                              "executed, in a separate process.")
+        check_engine.add_arguments(parser)
+        parser.set_defaults(run=check_engine.run)
     return parser
 
 

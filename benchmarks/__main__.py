@@ -10,6 +10,7 @@ import platform
 from benchmarks import (
     build_gaps,
     build_scale,
+    engine_check,
     engine_scale,
     graph_view,
     peers,
@@ -39,6 +40,7 @@ def main() -> None:
         "window": window.first_paint(1 if quick else 3),
         "build_gaps": build_gaps.measure(repeats=1 if quick else 3),
         "tensorflow_load": tensorflow_load.longest_gap(1 if quick else 3),
+        "engine_check": engine_check.measure(quick),
     }
     if args.json:
         print(json.dumps(results))
@@ -47,7 +49,7 @@ def main() -> None:
     for name, module in (("peers", peers), ("engine", engine_scale), ("build", build_scale),
                          ("graph_view", graph_view), ("xor", xor), ("step", step_cost),
                          ("window", window), ("build_gaps", build_gaps),
-                         ("tensorflow_load", tensorflow_load)):
+                         ("tensorflow_load", tensorflow_load), ("engine_check", engine_check)):
         print()
         print(module.report(results[name]))
 

@@ -9,6 +9,7 @@ import math
 from cli.common import load_program
 from engine import ExpressionError
 from engine.checks import central_difference
+from engine.numbers import number
 from engine.pitfalls import PITFALLS
 from engine.stepping import Stepper
 
@@ -50,12 +51,12 @@ def gradient_report(args: argparse.Namespace) -> dict:
 
 
 def _cell(x) -> str:
-    return "n/a" if x is None else f"{x:.10g}"
+    return "n/a" if x is None else number(x, 10)
 
 
 def format_table(report: dict) -> str:
     out = report["output"]
-    lines = [f"output {out['name']} = {out['value']:.10g}"]
+    lines = [f"output {out['name']} = {number(out['value'], 10)}"]
     inputs = report["inputs"]
     if not inputs:
         return lines[0] + "\n(no inputs)"

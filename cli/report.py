@@ -1,4 +1,4 @@
-"""`main.py report`: the seed page's tables re-measured, as Markdown (and figures)."""
+"""`main.py report`: the lesson's tables re-measured, as Markdown (and figures)."""
 
 from __future__ import annotations
 

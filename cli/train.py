@@ -1,4 +1,4 @@
-"""`main.py train`: a 2-2-1 network learns XOR, reported in the shape of the seed's tables."""
+"""`main.py train`: a 2-2-1 network learns XOR, reported in the shape of the lesson's tables."""
 
 from __future__ import annotations
 

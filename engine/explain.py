@@ -1,38 +1,28 @@
 """Each rule in words and numbers, for showing a local derivative to a learner.
 
 `rule_text(node, i)` gives the derivative of `node` with respect to its i-th parent as
-the rule, the rule with the numbers put in, and the result, e.g.
-`d tanh(z)/dz = 1 - tanh(z)^2 = 1 - 0^2 = 1`. The result is the local derivative the
-node recorded in the forward pass, so what is shown is what the engine used.
+the rule in the operands' own names, the rule with the numbers put in, and the result,
+e.g. `d tanh(z)/dz = 1 - tanh(z)^2 = 1 - (-0.905148)^2 = 0.180707`. The result is the
+local derivative the node recorded in the forward pass, so what is shown is what the
+engine used; where the numbers as shown (rounded to 6 digits) do not work out to the
+result as shown, the last sign is '≈' instead of '='.
+
+`roundoff(node)` says why a value that should be 0 is not quite (e.g. the neuron's
+z = 0.5 - 0.6 + 0.1 = 2.8e-17): such a value is shown as '≈ 0'.
 """
 
 from __future__ import annotations
 
-import math
-
+from engine.numbers import ROUNDOFF_OF_SUM, agrees, number
+from engine.numbers import operand as bracketed
 from engine.value import Value
 
+__all__ = [
+    "display_name", "expression", "formula", "number", "op_symbol", "operand", "roundoff",
+    "rule_text", "value_text"]
 
-def not_finite(x: float) -> str | None:
-    """What an infinite or not-a-number value means, in words; None for a finite one."""
-    if math.isnan(x):
-        return "nan (not a number: an overflow met ∞ − ∞, 0 × ∞ or ∞ ÷ ∞)"
-    if math.isinf(x):
-        return f"{'' if x > 0 else '−'}∞ (overflow: too large for a float)"
-    return None
-
-
-def number(x: float) -> str:
-    """A number as short as it can be while staying recognisable (6 significant digits);
-    an infinite or not-a-number value says what it means."""
-    if x == 0.0:
-        return "0"
-    return not_finite(x) or f"{x:.6g}"
-
-
-def exact(x: float) -> str:
-    """Every digit of a float (its repr), or what a non-finite one means."""
-    return not_finite(x) or repr(x)
+TINY = 1e-9       # a value carried from round-off is shown as ≈ 0 up to this size
+_CARRY_DEPTH = 30  # how far back round-off is traced through operations that keep 0
 
 
 def display_name(node: Value, fallback: str = "x") -> str:
@@ -57,11 +47,21 @@ def op_symbol(node: Value) -> str:
         return "−x"
     if op.startswith("**"):
         k = op[2:]
-        return {"2": "x²", "3": "x³", "-1": "1/x"}.get(k, "x^" + k)
+        return {"2": "x²", "3": "x³", "-1": "1/x"}.get(k, "x^" + _exponent(k))
     return op
 
 
+def _exponent(k: str) -> str:
+    """An exponent as written after '^': bracketed if negative, 'x^(-1)'."""
+    return f"({k})" if k.startswith("-") else k
+
+
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3}
+
+
+def _is_atom(node: Value) -> bool:
+    """A name or a number that needs no brackets (a negative constant does)."""
+    return bool(node.label) or (not node.parents and node.data >= 0)
 
 
 def expression(node: Value, depth: int = 3) -> str:
@@ -74,44 +74,77 @@ def expression(node: Value, depth: int = 3) -> str:
     op = node.op
     args = [expression(p, depth - 1) for p in node.parents]
     if op.startswith("**"):
-        base = args[0] if node.parents[0].label or not node.parents[0].parents else f"({args[0]})"
-        return f"{base}^{op[2:]}"
+        base = args[0] if _is_atom(node.parents[0]) else f"({args[0]})"
+        return f"{base}^{_exponent(op[2:])}"
     if op == "neg":
-        return f"-{args[0]}" if _PRECEDENCE.get(node.parents[0].op, 9) >= 3 else f"-({args[0]})"
-    if op in _PRECEDENCE:
+        parent = node.parents[0]
+        simple = _is_atom(parent) or _PRECEDENCE.get(parent.op, 9) >= 3
+        return f"-{args[0]}" if simple else f"-({args[0]})"
+    if op in _PRECEDENCE and len(args) == 2:
         mine = _PRECEDENCE[op]
         wrapped = []
         for k, (p, a) in enumerate(zip(node.parents, args)):
-            theirs = _PRECEDENCE.get(p.op, 9) if p.parents and not p.label else 9
+            if not p.parents and not p.label:  # a number: bracketed if negative
+                theirs = 9 if p.data >= 0 else 0
+            else:
+                theirs = _PRECEDENCE.get(p.op, 9) if p.parents and not p.label else 9
             if theirs < mine or (k == 1 and theirs == mine and op in "-/"):
                 a = f"({a})"
             wrapped.append(a)
         sep = f" {op} " if mine == 1 else op
         return sep.join(wrapped)
+    if op in _PRECEDENCE:  # a number folded into the operation (built in Python)
+        return f"{args[0]} {op} a number"
     return f"{op}({args[0]})"
 
 
+_FUNCTIONS = ("tanh", "relu", "exp", "log", "sigmoid")
+
+
 def operand(node: Value) -> str:
-    """The node as an operand in a formula: its name, its number, or its expression in
-    parentheses."""
-    if node.label or not node.parents:
-        return display_name(node)
+    """The node as an operand in a formula: its name, its number (bracketed if
+    negative), a function call, or its expression in parentheses."""
+    if node.label:
+        return node.label
+    if not node.parents:
+        return bracketed(node.data)
+    if node.op in _FUNCTIONS:
+        return expression(node, 2)
     return f"({expression(node, 2)})"
+
+
+def _argument(node: Value) -> str:
+    """The node as a function's argument: no brackets of its own, 'log(-z)'."""
+    if node.label:
+        return node.label
+    return number(node.data) if not node.parents else expression(node, 2)
 
 
 def formula(node: Value) -> str:
     """How the node was computed from its parents, e.g. 'tanh(z)' or 'w1 * x1'."""
-    names = [operand(p) for p in node.parents]
     op = node.op
     if not op:
         return "input" if node.label else "constant"
+    names = [operand(p) for p in node.parents]
     if op in ("+", "-", "*", "/"):
+        if len(names) == 1:
+            return f"{names[0]} {op} a number"
         return f"{names[0]} {op} {names[1]}"
     if op == "neg":
         return f"-{names[0]}"
     if op.startswith("**"):
-        return f"{names[0]}^{op[2:]}"
-    return f"{op}({names[0]})"
+        return f"{names[0]}^{_exponent(op[2:])}"
+    return f"{op}({_argument(node.parents[0])})"
+
+
+def _d(node: Value, n: str) -> str:
+    """'d(a / b)/db', 'd tanh(z)/dz', 'd(s + e)/d(exp(z))': the derivative written out."""
+    f = formula(node)
+    if n[0] != "(" and not n.replace(".", "").replace("_", "").isalnum():
+        n = f"({n})"
+    if node.op in _FUNCTIONS:
+        return f"d {f}/d{n}"
+    return f"d({f})/d{n}"
 
 
 def rule_text(node: Value, i: int) -> str:
@@ -121,40 +154,135 @@ def rule_text(node: Value, i: int) -> str:
     parents = node.parents
     x = parents[i]
     n = operand(x)
-    result = number(node.local_grads[i])
+    local = node.local_grads[i]
+    result = number(local)
     op = node.op
-    f = formula(node)
+    d = _d(node, n)
+
+    def worked(rule: str, numbers: str, compute) -> str:
+        try:
+            sign = agrees(compute(), result)
+        except (ArithmeticError, ValueError):  # the shown numbers overflow: say so
+            sign = "≈"
+        return f"{d} = {rule} = {numbers} {sign} {result}"
+
+    if op in ("+", "-", "*", "/") and len(parents) == 1:  # a folded number
+        return f"{d} = {result}"
     if op == "+":
-        return f"d({f})/d{n} = 1"
+        return f"{d} = 1"
     if op == "-":
-        return f"d({f})/d{n} = {'1' if i == 0 else '-1'}"
+        return f"{d} = {'1' if i == 0 else '-1'}"
     if op == "*":
         other = parents[1 - i]
-        return f"d({f})/d{n} = {operand(other)} = {result}"
+        name = operand(other)
+        if name == result or name == f"({result})":
+            return f"{d} = {result}"
+        return f"{d} = {name} = {result}"
     if op == "/":
         a, b = parents
+        b_num = bracketed(b.data)
         if i == 0:
-            return f"d({f})/d{n} = 1/{operand(b)} = 1/{number(b.data)} = {result}"
-        return (f"d({f})/d{n} = -a/b^2 = -{number(a.data)}/{number(b.data)}^2 = {result}")
+            return worked(f"1/{operand(b)}", f"1/{b_num}", lambda: 1 / _shown(b_num))
+        b_num = _base(b.data)
+        a_num = bracketed(a.data)
+        return worked(f"-{operand(a)}/{operand(b)}^2", f"-{a_num}/{b_num}^2",
+                      lambda: -_shown(a_num) / _shown(b_num) ** 2)
     if op == "neg":
-        return f"d(-{n})/d{n} = -1"
+        return f"{d} = -1"
     if op.startswith("**"):
-        k = float(op[2:])
+        k_text = op[2:]
+        k = float(k_text)
         if k == 0:
-            return f"d({n}^0)/d{n} = 0"
-        return (f"d({n}^{op[2:]})/d{n} = {op[2:]}·{n}^{number(k - 1)} = "
-                f"{op[2:]}·{number(x.data)}^{number(k - 1)} = {result}")
+            return f"{d} = 0"
+        x_num = _base(x.data)
+        if k == 2:
+            x_num = bracketed(x.data)
+            return worked(f"2·{n}", f"2·{x_num}", lambda: 2 * _shown(x_num))
+        k_less = number(k - 1)
+        return worked(f"{k_text}·{n}^{_exponent(k_less)}",
+                      f"{k_text}·{x_num}^{_exponent(k_less)}",
+                      lambda: k * _shown(x_num) ** (k - 1))
     if op == "tanh":
-        return (f"d tanh({n})/d{n} = 1 - tanh({n})^2 = 1 - {number(node.data)}^2 = {result}")
+        t = _base(node.data)
+        return worked(f"1 - tanh({_argument(x)})^2", f"1 - {t}^2",
+                      lambda: 1 - _shown(t) ** 2)
     if op == "relu":
         side = ">" if x.data > 0 else "<="
-        return (f"d relu({n})/d{n} = 1 if {n} > 0 else 0; "
+        return (f"{d} = 1 if {n} > 0 else 0; "
                 f"{n} = {number(x.data)} {side} 0, so {result}")
     if op == "exp":
-        return f"d exp({n})/d{n} = exp({n}) = {result}"
+        return f"{d} = exp({_argument(x)}) = exp({number(x.data)}) = {result}"
     if op == "log":
-        return f"d log({n})/d{n} = 1/{n} = 1/{number(x.data)} = {result}"
+        x_num = bracketed(x.data)
+        return worked(f"1/{n}", f"1/{x_num}", lambda: 1 / _shown(x_num))
     if op == "sigmoid":
         s = number(node.data)
-        return (f"d sigmoid({n})/d{n} = s·(1 - s) with s = {s}: {s}·(1 - {s}) = {result}")
+        return (f"{d} = s·(1 - s) with s = sigmoid({_argument(x)}) = {s}: {s}·(1 - {s}) "
+                f"{agrees(_shown(s) * (1 - _shown(s)), result)} {result}")
     return f"d{op}/d{n} = {result}"
+
+
+def _base(x: float) -> str:
+    """A number raised to a power: bracketed if negative or in scientific notation, so
+    '(-1.5)^2' and '(2.77556e-17)^2' cannot be misread."""
+    text = number(x)
+    return f"({text})" if text.startswith("-") or "e" in text else text
+
+
+def _shown(text: str) -> float:
+    """The number a reader sees in `text` ('(-1.5)' is -1.5)."""
+    return float(text.strip("()"))
+
+
+# -- round-off ---------------------------------------------------------------------------
+
+_KEEPS_ZERO = ("*", "neg", "tanh", "relu")  # f(0) = 0: a round-off operand stays one
+
+
+def roundoff(node: Value) -> str:
+    """Why `node`'s value is round-off that should read as 0, in one line; '' if it is
+    not. A sum or difference is round-off when it is below 1e-15 of its operands (they
+    cancelled, and what is left is their rounding error); an operation that maps 0 to 0
+    (×, negation, tanh, relu, a positive power, a division's numerator) carries round-off
+    from its operand."""
+    return _roundoff(node, _CARRY_DEPTH)
+
+
+def _roundoff(node: Value, depth: int) -> str:
+    v = node.data
+    if v == 0.0 or not node.parents or abs(v) >= TINY or depth == 0:
+        return ""
+    op, parents = node.op, node.parents
+    if op in ("+", "-"):
+        scale = max(abs(p.data) for p in parents)
+        if len(parents) == 1:
+            scale = max(scale, abs(v - parents[0].data))
+        if abs(v) <= ROUNDOFF_OF_SUM * scale:
+            return _cancelled(node, scale)
+        return ""
+    sources = []
+    if op in _KEEPS_ZERO or (op.startswith("**") and float(op[2:]) > 0):
+        sources = parents
+    elif op == "/":
+        sources = parents[:1]
+    for p in sources:
+        if _roundoff(p, depth - 1):
+            name = p.label or expression(p, 2)
+            return f"round-off carried from {name} (≈ 0): {formula(node)} is 0 when {name} is"
+    return ""
+
+
+def _cancelled(node: Value, scale: float) -> str:
+    if len(node.parents) == 2:
+        a, b = node.parents
+        sum_text = f"{number(a.data)} {node.op} {bracketed(b.data)}"
+    else:
+        sum_text = formula(node)
+    return (f"round-off, read it as 0: {sum_text} cancel to within "
+            f"{abs(node.data) / scale:.1e} of their size, the error left by rounding "
+            f"decimals to binary")
+
+
+def value_text(node: Value, digits: int = 6) -> str:
+    """The node's value as shown on the graph: '≈ 0' for round-off, else its number."""
+    return "≈ 0" if _roundoff(node, _CARRY_DEPTH) else number(node.data, digits)

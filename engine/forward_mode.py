@@ -1,9 +1,10 @@
 """Forward mode: dual numbers carrying a primal value and a tangent.
 
 The rules are the Value rules, applied forward: every operation computes its output's
-primal and, by the chain rule, its tangent (d output / d t along the seeded direction).
+primal and, by the chain rule, its tangent (d output / d t along the direction that the
+inputs' tangents give).
 One pass gives one directional derivative, so a full gradient takes one pass per
-parameter: the cost the seed page measures against reverse mode.
+parameter: the cost the lesson measures against reverse mode.
 """
 
 from __future__ import annotations

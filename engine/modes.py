@@ -1,10 +1,11 @@
 """Forward mode against reverse mode, measured on one function with both machineries.
 
-The function is the seed's neuron widened to N inputs: L(w) = (tanh(Σ w_i x_i + b) - y)²,
-with the N weights as the parameters and x, b, y fixed (seeded). Reverse mode builds the
-Value graph once and runs one backward pass; forward mode runs N passes of dual numbers,
-each seeded along one weight. Both are plain Python objects with the same rules, so the
-ratio measures the modes, not the implementations.
+The function is the lesson's neuron widened to N inputs: L(w) = (tanh(Σ w_i x_i + b) - y)²,
+with the N weights as the parameters and x, b, y fixed (drawn by a seeded random
+generator). Reverse mode builds the Value graph once and runs one backward pass; forward
+mode runs N passes of dual numbers, each with its tangent along one weight. Both are
+plain Python objects with the same rules, so the ratio measures the modes, not the
+implementations.
 
 `timing_sweep` is a generator: it yields a `Progress` record every ~0.1 s of work and a
 `SweepRow` per size, so a caller can stop it between yields (the GUI's Cancel).
@@ -61,7 +62,7 @@ def reverse_gradient(problem: Problem) -> list[float]:
 
 
 def forward_pass(problem: Problem, i: int) -> float:
-    """dL/dw_i by one forward pass of dual numbers seeded along w_i."""
+    """dL/dw_i by one forward pass of dual numbers with tangent 1 along w_i."""
     weights = [Dual(w, 1.0 if j == i else 0.0) for j, w in enumerate(problem.w)]
     return neuron_loss(weights, problem.x, problem.b, problem.y).tangent
 
@@ -163,3 +164,35 @@ def break_even(rows: Sequence[SweepRow]) -> float | None:
             t = (0.0 - math.log(a.ratio)) / (math.log(b.ratio) - math.log(a.ratio))
             return math.exp(math.log(a.n) + t * (math.log(b.n) - math.log(a.n)))
     return None
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    """Where reverse mode stops being dearer, in words: `at` is where the timing curves
+    cross (None if they never do), `label` a few words for the plot, `sentence` the
+    explanation. A parameter count is a whole number, so the crossing, interpolated
+    between two sizes timed, is given with the first whole count past it."""
+
+    at: float | None
+    label: str
+    sentence: str
+
+
+def break_even_words(rows: Sequence[SweepRow]) -> BreakEven:
+    """`break_even(rows)` said so that a fractional crossing reads right."""
+    ordered = sorted(rows, key=lambda r: r.n)
+    at = break_even(ordered)
+    if at is None:
+        return BreakEven(None, "", "Forward mode was the cheaper at every size timed.")
+    if at == ordered[0].n and ordered[0].ratio >= 1.0:
+        return BreakEven(at, f"reverse cheaper from N = {ordered[0].n:,}",
+                         f"Reverse mode is already as cheap or cheaper at the smallest size "
+                         f"timed, N = {ordered[0].n:,}.")
+    below = max(r.n for r in ordered if r.n < at)
+    above = min(r.n for r in ordered if r.n > at)
+    first = math.ceil(at - 1e-9)
+    return BreakEven(at, f"curves cross at N ≈ {at:.3g}",
+                     f"The timing curves cross at N ≈ {at:.3g} (interpolated on the log-log "
+                     f"plot between the sizes timed, {below:,} and {above:,}); a network has a "
+                     f"whole number of parameters, so from N = {first:,} on reverse mode is "
+                     f"the cheaper.")

@@ -1,8 +1,9 @@
-"""The seed page's every table, recomputed, each row with the seed's figure beside ours.
+"""Every table of the lesson (Autograd from Scratch), recomputed, each row with the
+lesson's figure beside ours.
 
 `build_report` is a generator: it yields `ReportProgress` as it goes and ends with one
 `ReportData`, so the command line, a test and the window's worker process drive the
-same code. Exact figures are compared as the seed prints them (same digits); measured
+same code. Exact figures are compared as the lesson prints them (same digits); measured
 ones (timings, the XOR run) are shown side by side with a note on why they differ.
 """
 
@@ -12,7 +13,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine import tensorflow_check
+from engine import numbers, tensorflow_check
 from engine.language import parse
 from engine.modes import SIZES, SweepRow, passes_table, sweep_rows
 from engine.nn import DEFAULT_SEED, predictions, rises, train_xor
@@ -29,10 +30,10 @@ EXACT, MEASURED = "exact", "measured"
 
 @dataclass(frozen=True)
 class Row:
-    """One figure: what it is, the seed's text, ours, and how they compare."""
+    """One figure: what it is, the lesson's text, ours, and how they compare."""
 
     what: str
-    seed: str
+    lesson: str
     ours: str
     kind: str = EXACT  # exact figures must match digit for digit
 
@@ -40,7 +41,7 @@ class Row:
     def verdict(self) -> str:
         if self.kind == MEASURED:
             return "measured"
-        return "matches" if self.seed == self.ours else "DIFFERS"
+        return "matches" if self.lesson == self.ours else "DIFFERS"
 
 
 @dataclass(frozen=True)
@@ -116,12 +117,12 @@ def _rules(errors: list[RuleError]) -> Section:
 def _neuron() -> Section:
     grads = gradients_with(parse(NEURON))
     start = {"w1": 0.5, "w2": -0.3, "b": 0.1}
-    seed = {"w1": ("-2.000000", "0.700000"), "w2": ("-4.000000", "0.100000"),
-            "b": ("-2.000000", "0.300000")}
+    lesson = {"w1": ("-2.000000", "0.700000"), "w2": ("-4.000000", "0.100000"),
+              "b": ("-2.000000", "0.300000")}
     rows = []
     for name in ("w1", "w2", "b"):
-        rows.append(Row(f"∂L/∂{name}", seed[name][0], _f(grads[name], 6)))
-        rows.append(Row(f"{name} after one step at η = 0.1", seed[name][1],
+        rows.append(Row(f"∂L/∂{name}", lesson[name][0], _f(grads[name], 6)))
+        rows.append(Row(f"{name} after one step at η = 0.1", lesson[name][1],
                         _f(start[name] - 0.1 * grads[name], 6)))
     return Section("One neuron, one step, by hand", tuple(rows))
 
@@ -137,7 +138,7 @@ def _tensorflow() -> tuple[Section, str]:
         r = rows[name]
         out.append(Row(f"{name}: ours", {"w1": "-2.00000000", "w2": "-4.00000000",
                                          "b": "-2.00000000"}[name], _f(r.ours, 8)))
-        out.append(Row(f"{name}: tf.GradientTape (float64)", out[-1].seed,
+        out.append(Row(f"{name}: tf.GradientTape (float64)", out[-1].lesson,
                        _f(r.tensorflow, 8)))
         out.append(Row(f"{name}: difference", "0.00e+00", f"{r.difference:.2e}"))
     return Section("The same graph in TensorFlow", tuple(out)), ""
@@ -147,10 +148,10 @@ def _passes() -> Section:
     rows = []
     for r in passes_table():
         rows.append(Row(f"{r.parameters:,} parameters: forward mode",
-                        f"{r.parameters:,} passes" if r.parameters > 1 else "1 pass",
-                        f"{r.forward_passes:,} passes"))
+                        numbers.count(r.parameters, "pass", "passes"),
+                        numbers.count(r.forward_passes, "pass", "passes")))
         rows.append(Row(f"{r.parameters:,} parameters: reverse mode", "1 pass",
-                        f"{r.reverse_passes} pass"))
+                        numbers.count(r.reverse_passes, "pass", "passes")))
     return Section("Why reverse mode: passes for one full gradient", tuple(rows))
 
 
@@ -173,30 +174,31 @@ def _timing(rows: list[SweepRow]) -> Section:
     return Section("Forward mode against reverse mode, measured", tuple(out),
                    "Timings depend on the machine and its load; the ratio and the "
                    "agreement are what carry over. Both modes are plain Python objects with "
-                   "the same rules, as on the seed page.", "modes.png")
+                   "the same rules, as in the lesson.", "modes.png")
 
 
 def _accumulate() -> Section:
     rows = []
-    for text, seed, bug_seed in (("a = 3; b = a + a", "2.0", "1.0"),
-                                 ("a = 3; c = a * a", "6.0", "3.0")):
+    for text, right, wrong in (("a = 3; b = a + a", "2.0", "1.0"),
+                               ("a = 3; c = a * a", "6.0", "3.0")):
         program = parse(text)
-        rows.append(Row(f"{text}: ∂/∂a", seed, repr(gradients_with(program)["a"])))
-        rows.append(Row(f"{text}: ∂/∂a with = instead of +=", bug_seed,
+        rows.append(Row(f"{text}: ∂/∂a", right, repr(gradients_with(program)["a"])))
+        rows.append(Row(f"{text}: ∂/∂a with = instead of +=", wrong,
                         repr(gradients_with(program, "overwrite")["a"])))
     return Section("Gradients accumulate", tuple(rows))
 
 
-SEED_XOR = {1: "1.766174", 100: "0.938014", 500: "0.729389", 1000: "0.461485",
+LESSON_XOR = {1: "1.766174", 100: "0.938014", 500: "0.729389", 1000: "0.461485",
             2000: "0.001065", 3000: "0.000541"}
-SEED_PREDICTIONS = ("+0.0003", "+0.9824", "+0.9848", "+0.0001")
+LESSON_PREDICTIONS = ("+0.0003", "+0.9824", "+0.9848", "+0.0001")
 
 
 def _xor(losses: list[float], parameters: tuple[float, ...]) -> Section:
-    rows = [Row(f"loss at epoch {e}", seed, _f(losses[e - 1], 6), MEASURED)
-            for e, seed in SEED_XOR.items() if e <= len(losses)]
-    for (x, out, target), seed in zip(predictions(parameters, 2, "tanh"), SEED_PREDICTIONS):
-        rows.append(Row(f"prediction for ({x[0]:g}, {x[1]:g}), target {target:g}", seed,
+    rows = [Row(f"loss at epoch {e}", lesson, _f(losses[e - 1], 6), MEASURED)
+            for e, lesson in LESSON_XOR.items() if e <= len(losses)]
+    for (x, out, target), lesson in zip(predictions(parameters, 2, "tanh"),
+                                        LESSON_PREDICTIONS):
+        rows.append(Row(f"prediction for ({x[0]:g}, {x[1]:g}), target {target:g}", lesson,
                         f"{out:+.4f}", MEASURED))
     count, largest = rises(losses)
     rows.append(Row("transitions where the loss rose", "27 of 2,999",
@@ -206,7 +208,7 @@ def _xor(losses: list[float], parameters: tuple[float, ...]) -> Section:
     rows.append(Row("XOR learned (all four rows on the right side of 0.5)", "yes",
                     "yes" if learned else "no"))
     return Section("Train a network with nothing but this: 2-2-1 tanh, η = 0.1", tuple(rows),
-                   "The loss curve depends on the initial weights, which the seed page does "
+                   "The loss curve depends on the initial weights, which the lesson does "
                    f"not give; ours come from seed {DEFAULT_SEED} (uniform in [-0.5, 0.5]). "
                    "The shape is the same: a plateau, then a collapse to about 5e-4.",
                    "xor.png")
@@ -244,8 +246,8 @@ def compute(quick: bool = False) -> ReportData:
 def to_markdown(data: ReportData, figures: bool = True) -> str:
     """The report as Markdown; with `figures`, each section links its PNG."""
     lines = ["# Autograd from Scratch, re-measured", "",
-             "Every table of the seed page, recomputed by this engine. *Exact* figures must "
-             "match the seed's digit for digit; *measured* ones (timings, a training run "
+             "Every table of the lesson, recomputed by this engine. *Exact* figures must "
+             "match the lesson's digit for digit; *measured* ones (timings, a training run "
              "from other initial weights) are shown side by side.", ""]
     mismatches = data.mismatches
     lines.append(f"**{sum(len(s.rows) for s in data.sections)} figures, "
@@ -255,8 +257,8 @@ def to_markdown(data: ReportData, figures: bool = True) -> str:
     for section in data.sections:
         lines += [f"## {section.title}", ""]
         if section.rows:
-            lines += ["| figure | seed page | ours | |", "|---|---|---|---|"]
-            lines += ["| " + " | ".join(_cell(c) for c in (r.what, r.seed, r.ours, r.verdict))
+            lines += ["| figure | the lesson | ours | |", "|---|---|---|---|"]
+            lines += ["| " + " | ".join(_cell(c) for c in (r.what, r.lesson, r.ours, r.verdict))
                       + " |" for r in section.rows]
             lines.append("")
         if section.note:

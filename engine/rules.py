@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from engine.checks import DEFAULT_H, central_difference
 from engine.language import parse
 
-TOLERANCE = 1e-9  # the seed's dashed line
+TOLERANCE = 1e-9  # the lesson's dashed line
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The forward and backward passes as explicit steps that can be walked both ways.
 
 A forward step reveals one node's value, in topological order. The first backward step
-seeds dL/dL = 1; each later one applies one node's rule, handing every parent its
+sets dL/dL = 1 (the root step); each later one applies one node's rule, handing every parent its
 contribution (local derivative x upstream gradient). The whole plan is computed up
 front from zero gradients, so every step knows each parent's gradient before and after
 it: stepping forward writes `after`, stepping back writes `before`, and both are exact.
@@ -16,6 +16,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from engine._gc import collector_paused
+from engine.numbers import count, number
 from engine.pitfalls import OVERWRITE, rule_order
 from engine.value import Value, topological_order
 
@@ -32,21 +33,23 @@ class Contribution:
     contribution: float  # local x upstream
     before: float        # the parent's gradient before this step
     after: float         # ... and after it
+    right: float | None = None  # the correct local derivative, where a user's engine
+                                # (see engine_check.replay) used another one
 
 
 @dataclass(frozen=True, slots=True)
 class BackwardStep:
-    """One node's rule applied (or, for the seed step, dL/dL set to 1). Under a pitfall,
+    """One node's rule applied (or, for the root step, dL/dL set to 1). Under a pitfall,
     `problem` says in words how this step departs from the correct engine ('' if not)."""
 
     node: Value
     contributions: tuple[Contribution, ...]
-    seed: bool = False
+    root: bool = False  # the first step: dL/dL = 1 at the output
     problem: str = ""
 
 
 def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardStep]:
-    """The backward pass from zero gradients as a list of steps, the seed step first.
+    """The backward pass from zero gradients as a list of steps, the root step first.
 
     With `pitfall` ('overwrite' or 'no-sort') the plan makes that bug; ValueError for
     any other name. A pitfall may also be an engine variant with rules of its own (an
@@ -75,8 +78,8 @@ def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep]
         for _ in _final_gradients_in_slices(output, correct, every, forward_steps):
             yield 0
     grads: dict[Value, float] = {output: 1.0}
-    seed = Contribution(output, 1.0, 1.0, 1.0, 0.0, 1.0)
-    steps.append(BackwardStep(output, (seed,), seed=True))
+    base = Contribution(output, 1.0, 1.0, 1.0, 0.0, 1.0)
+    steps.append(BackwardStep(output, (base,), root=True))
     for start in range(0, len(order), every):
         with collector_paused():  # per slice: the caller may stop iterating
             for node in order[start:start + every]:
@@ -135,12 +138,13 @@ def _problem(node: Value, upstream: float, received: list[Contribution],
     """How a buggy step departs from the correct engine, in words; '' if it does not."""
     expected = correct.get(node, 0.0)
     if upstream != expected:
-        return (f"{_name(node)} passed on a gradient of {upstream:.6g}, but its gradient is "
-                f"{expected:.6g}: not every path had reached it yet (no topological sort)")
+        return (f"{_name(node)} passed on a gradient of {number(upstream)}, but its gradient "
+                f"is {number(expected)}: not every path had reached it yet (no topological sort)")
     for c in received:
         if c.after != c.before + c.contribution:
-            return (f"{_name(c.parent)} had {c.before:.6g} and received {c.contribution:.6g}, "
-                    f"but now holds {c.after:.6g}: '=' overwrote what '+=' would have kept")
+            return (f"{_name(c.parent)} had {number(c.before)} and received "
+                    f"{number(c.contribution)}, but now holds {number(c.after)}: '=' overwrote "
+                    "what '+=' would have kept")
     return ""
 
 
@@ -328,7 +332,8 @@ class Stepper:
         """The phase and the step within it, e.g. 'forward 3/12' or 'backward 5/9'."""
         n_forward = len(self.forward_steps)
         if self.position == 0:
-            return f"ready: {n_forward} forward and {len(self.backward_steps)} backward steps"
+            return (f"ready: {n_forward:,} forward and "
+                    f"{count(len(self.backward_steps), 'backward step')}")
         if self.position <= n_forward:
             return f"forward {self.position}/{n_forward}"
         done = " (done)" if self.position == self.total else ""
@@ -403,16 +408,14 @@ class Stepper:
         position = max(0, min(position, self.total))
         # what `step` and `back` would do one at a time, in one tight loop: a forward
         # step changes nothing but the position (Run to end at 200,000 nodes)
-        n = len(self.forward_steps)
+        n, steps = len(self.forward_steps), self.backward_steps
         here, there = max(0, self.position - n), max(0, position - n)
-        if position > self.position:
-            for step in self.backward_steps[here:there]:
-                for c in step.contributions:
-                    c.parent.grad = c.after
-        elif position < self.position:
-            for step in reversed(self.backward_steps[there:here]):
-                for c in reversed(step.contributions):
-                    c.parent.grad = c.before
+        for k in range(here, there):  # only the steps between are touched
+            for c in steps[k].contributions:
+                c.parent.grad = c.after
+        for k in range(here - 1, there - 1, -1):
+            for c in reversed(steps[k].contributions):
+                c.parent.grad = c.before
         self.position = position
 
     def run_to_end(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cache
 
 from engine.language import Program, parse
 from engine.language.program import CONST, INPUT, POW
@@ -82,9 +83,30 @@ def cross_check(text: str) -> list[GradientRow]:
             for name, leaf in program.inputs.items()]
 
 
-def seed_float32() -> dict[str, float]:
-    """The seed page's own TensorFlow check: its neuron with TensorFlow's default
-    float32 variables. Returns dL/dw1, dL/dw2, dL/db. Raises TensorFlowUnavailable."""
+# the program the lesson's TensorFlow snippet differentiates: its neuron
+LESSON_NEURON = ("w1 = 0.5; w2 = -0.3; b = 0.1\nx1 = 1.0; x2 = 2.0; y = 1.0\n"
+                 "z = w1*x1 + w2*x2 + b\np = tanh(z)\nloss = (p - y)**2\n")
+
+
+def snippet_applies(program: Program) -> bool:
+    """Whether `program` is the lesson's neuron (the same operations on the same numbers,
+    its inputs named w1, w2, b, ...), which is all the lesson's float32 snippet computes."""
+    return _shape(program) == _neuron_shape()
+
+
+@cache
+def _neuron_shape() -> tuple:
+    return _shape(parse(LESSON_NEURON))
+
+
+def _shape(program: Program) -> tuple:
+    return tuple((ins.op, ins.args, ins.number, v.label if ins.op == INPUT else "")
+                 for ins, v in zip(program.instructions, program.values))
+
+
+def lesson_float32() -> dict[str, float]:
+    """The lesson's own TensorFlow check: its neuron with TensorFlow's default float32
+    variables. Returns dL/dw1, dL/dw2, dL/db. Raises TensorFlowUnavailable."""
     tf = load()
     w1, w2, b = tf.Variable(0.5), tf.Variable(-0.3), tf.Variable(0.1)
     with tf.GradientTape() as tape:

@@ -202,7 +202,7 @@ def _format_exponent(k: float) -> str:
 def topological_order(root: Value) -> list[Value]:
     """Every node `root` depends on, parents before children, `root` last.
 
-    Depth-first, parents visited in order: the recursive post-order of the seed page.
+    Depth-first, parents visited in order: the recursive post-order of the lesson.
     Each walk marks the nodes it has finished with a token of its own (`_mark`), which
     is quicker than a set; so, like `backward()` itself, two threads must not walk one
     graph at once. Past 400 levels deep the walk carries on with an explicit stack, so

@@ -41,7 +41,7 @@ def application():
 
 
 def run(path: str | None = None) -> int:
-    """Open the window (on `path`, or the seed's neuron) and run until it closes."""
+    """Open the window (on `path`, or the lesson's neuron) and run until it closes."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = application()
     _install_excepthook()

@@ -20,6 +20,7 @@ from engine import ExpressionError, parse
 from engine.errors import shorten
 from engine.files import read_program, write_atomic
 from engine.stepping import Stepper, gradient_error
+from gui import engine_dialog
 from gui import settings as remembered_settings
 from gui.graph import export
 from gui.graph.editor import PRESETS, EditorPanel
@@ -117,7 +118,7 @@ class MainWindow(QMainWindow):
             "cancel_build", "Stop building the program: the graph keeps the last program "
             "that built")
         # a big program is parsed in a child process and built in slices
-        self.program_build = ProgramBuild(lambda: self.session.pitfall, self)
+        self.program_build = ProgramBuild(lambda: self.session.builtin_pitfall, self)
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
         self.session.restep = self._restep
         self.disposal = Disposal(self)  # old programs let go of a slice at a time
@@ -245,8 +246,10 @@ class MainWindow(QMainWindow):
         self._action(file, "Export graph as &JSON…", lambda: self.export_graph("json"),
                      tip="Save every node's box and every edge's path and label, "
                          "in scene coordinates")
+        self._action(file, "Check an &engine…", lambda: engine_dialog.open_dialog(self),
+                     tip="Check your own micrograd-style autograd engine rule by rule")
         self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
-                     "Recompute every table of the seed page into a folder (Markdown + PNG)")
+                     "Recompute every table of the lesson into a folder (Markdown + PNG)")
         self.code_copier = CodeCopier(self)
         for action in self.code_copier.actions.values():
             file.addAction(action)
@@ -653,6 +656,7 @@ class MainWindow(QMainWindow):
             if self.lazy_tabs.made(name):
                 self.lazy_tabs.tab(name).stop()
         self.reporter.stop()
+        engine_dialog.stop_checks(self)
         self.checker.stop()
         threads.stop_all()
         process_job.stop_all()

@@ -22,7 +22,7 @@ def _wait(busy, seconds: float) -> None:
 
 def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0,
            size: tuple[int, int] = (1400, 860)) -> bool:
-    """Open the window without reading or writing settings, load `expr` (or the seed's
+    """Open the window without reading or writing settings, load `expr` (or the lesson's
     neuron), take `steps` steps (clamped to the end), show `tab` and save it to `out`."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from engine._gc import collector_paused
 from engine.errors import ExpressionError
+from engine.numbers import number
 from engine.value import Value, topological_order, zero_grad
 
 INPUT, CONST, POW = "input", "const", "**"
@@ -49,7 +50,7 @@ class Instruction(NamedTuple):
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.6g}"
+    return number(x)
 
 
 def _domain_error(op: str, args: list[Value], k: float) -> str | None:

@@ -7,7 +7,8 @@ import math
 
 from PySide6.QtWidgets import QTextBrowser
 
-from engine.explain import display_name, exact, expression, formula, not_finite, number, rule_text
+from engine.explain import display_name, expression, formula, number, roundoff, rule_text
+from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 
@@ -22,15 +23,20 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         ("name", html.escape(name)),
         ("kind", role),
         ("computed as", html.escape(formula(node))),
-        ("value", exact(node.data) if revealed else "not computed yet (step the forward pass)"),
-        ("gradient", exact(node.grad) if received else
-         "not reached yet (step the backward pass)"),
     ]
+    if not revealed:
+        rows.append(("value", "not computed yet (step the forward pass)"))
+    else:
+        rows += _with_roundoff("value", node.data, roundoff(node))
+    if not received:
+        rows.append(("gradient", "not reached yet (step the backward pass)"))
+    else:
+        rows += _with_roundoff("gradient", node.grad, _cancelled_paths(node.grad, received))
     if tf_grad is not None:
         difference = abs(tf_grad - stepper.final_grad(node))
         said = (f"{difference:.1e}" if math.isfinite(difference) else
-                "not computable: " + (not_finite(difference) or ""))
-        rows.append(("tf.GradientTape", f"{exact(tf_grad)} (the whole backward pass, in "
+                "not computable: " + not_finite(difference))
+        rows.append(("tf.GradientTape", f"{_exact(tf_grad)} (the whole backward pass, in "
                      f"TensorFlow; difference {said})"))
     parts = ["<table cellspacing='4'>"]
     parts += [f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows]
@@ -44,16 +50,51 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         parts.append("<p><b>Gradient received</b>, one line per path "
                      "(local × upstream = contribution):</p><ol>")
         for step, c in received:
-            source = "dL/dL = 1 (the seed)" if step.seed else (
-                f"from {html.escape(expression(step.node, 2))}: {number(c.local)} × "
-                f"{number(c.upstream)} = {number(c.contribution)}")
-            parts.append(f"<li>{source} → total {number(c.after)}</li>")
+            source = "dL/dL = 1 (where the backward pass starts)" if step.root else (
+                f"from {html.escape(expression(step.node, 2))}: "
+                f"{product(c.local, c.upstream, c.contribution)}")
+            if c.right is not None:  # a user's engine, replayed: its rule gave another one
+                source += (f" <span style='color:#b91c1c'>(your engine's local derivative; "
+                           f"the right one is {number(c.right)})</span>")
+            parts.append(f"<li>{source} → total {_total(c)}</li>")
         parts.append("</ol>")
     current = stepper.current
-    if isinstance(current, BackwardStep) and current.node is node and not current.seed:
+    if isinstance(current, BackwardStep) and current.node is node and not current.root:
         parts.append("<p>This node's rule was just applied: each parent received its "
                      "local derivative times this node's gradient.</p>")
     return "".join(parts)
+
+
+def _exact(x: float) -> str:
+    """Every digit, or what an infinite or not-a-number value means."""
+    return not_finite(x) or exact(x)
+
+
+def _with_roundoff(what: str, x: float, why: str) -> list[tuple[str, str]]:
+    """The row for a value or gradient: every digit it has, or '≈ 0' with them and a
+    row saying why."""
+    if not why:
+        return [(what, _exact(x))]
+    return [(what, f"≈ 0 (exactly {exact(x)})"), ("why ≈ 0", html.escape(why))]
+
+
+def _total(c) -> str:
+    """A running total, '≈ 0' where its terms cancelled to round-off."""
+    scale = max(abs(c.before), abs(c.contribution))
+    if c.after != 0.0 and abs(c.after) <= ROUNDOFF_OF_SUM * scale:
+        return "≈ 0"
+    return number(c.after)
+
+
+def _cancelled_paths(grad: float, received) -> str:
+    """Why a gradient summed from several paths is round-off, or ''."""
+    if grad == 0.0 or len(received) < 2:
+        return ""
+    scale = max(abs(c.contribution) for _, c in received)
+    if abs(grad) > ROUNDOFF_OF_SUM * scale:
+        return ""
+    return (f"round-off, read it as 0: the paths' contributions cancel to within "
+            f"{abs(grad) / scale:.1e} of their size")
 
 
 class Inspector(QTextBrowser):

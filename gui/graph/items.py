@@ -109,7 +109,9 @@ class ValueItem(QGraphicsRectItem):
         if self.numbers is None:
             self._make_texts()
         value, grad, _, _, faint = self._state
-        self.numbers.setText(f"value = {value}\ngrad = {grad or '·'}")
+        # '≈ 0' (round-off) takes the place of '='
+        sign = "" if value.startswith("≈") else "= "
+        self.numbers.setText(f"value {sign}{value}\ngrad = {grad or '·'}")
         self.numbers.setBrush(FAINT if faint else INK)
 
     def texts(self) -> tuple[str, str, str]:

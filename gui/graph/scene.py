@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
 )
 
+from engine.explain import value_text
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 from gui.graph.items import (
@@ -140,7 +141,7 @@ class GraphScene(QGraphicsScene):
         yield
         index = self._index
         for j, s in enumerate(stepper.backward_steps):
-            if not s.seed:
+            if not s.root:
                 self._step_of[index[s.node]] = j
             for c in s.contributions:
                 self._first_grad.setdefault(index[c.parent], j)
@@ -358,7 +359,7 @@ class GraphScene(QGraphicsScene):
             elif isinstance(current, BackwardStep) and any(c.parent is node
                                                            for c in current.contributions):
                 border, width = RECEIVED, 2.5
-            box.set_state(short(node.data) if revealed else "?",
+            box.set_state(value_text(node, 4) if revealed else "?",
                           short(node.grad) if has_grad else "", border, width,
                           faint=not revealed)
         if i in self.op_items:
@@ -379,7 +380,8 @@ class GraphScene(QGraphicsScene):
                 continue
             color = WRONG if step.problem else (CURRENT if is_current else BACKWARD)
             self._style(i, k, color, 2.2 if is_current else 1.2, True,
-                        contribution_label(c.local, c.upstream, c.contribution), is_current)
+                        contribution_label(c.local, c.upstream, c.contribution, c.right),
+                        is_current)
 
     def _style(self, i: int, k: int, color, width: float, dashed: bool, label: str = "",
                bold: bool = False) -> None:

@@ -8,6 +8,8 @@ from types import MappingProxyType
 from PySide6.QtCore import QObject, Signal
 
 from engine import Program
+from engine.engine_check.replay import RECORDED, recorded_stepper
+from engine.pitfalls import PITFALLS
 from engine.stepping import Stepper
 from engine.value import Value
 
@@ -31,18 +33,43 @@ class Session(QObject):
         self.source_name = ""
         self.generation = 0  # counts loads, so results for an old program can be told apart
         self.pitfall: str | None = None  # a classic bug the stepper makes, or None
+        # a user's engine replayed on one program (RECORDED as the pitfall): (program,
+        # the replay record, the engine's name)
+        self.recorded: tuple[Program, dict, str] | None = None
         self._roles: tuple[Program, MappingProxyType] | None = None  # (for, roles)
         # makes a big program's stepper for a new pitfall without holding the thread
         self.restep: Callable[[Program], None] | None = None
         # lets go of the programs and steppers replaced (a big one's, a slice at a time)
         self.dispose: Callable[..., None] | None = None
 
+    @property
+    def builtin_pitfall(self) -> str | None:
+        """The classic bug switched on, or None (also while a user's engine is replayed:
+        a new program cannot be stepped by it)."""
+        return self.pitfall if self.pitfall in PITFALLS else None
+
     def load(self, program: Program, source_name: str = "") -> None:
+        self._leave_recorded(program)
         self.load_prepared(program, Stepper(program.output, self.pitfall), source_name)
+
+    def load_recorded(self, replay: dict, engine_name: str) -> str:
+        """Load a check's failing case, stepped as the user's engine did it (see
+        engine.engine_check.replay); returns a note, '' if the replay is exact."""
+        program, stepper, note = recorded_stepper(replay)
+        self.recorded = (program, replay, engine_name)
+        self.pitfall = RECORDED
+        self.load_prepared(program, stepper, engine_name)
+        return note
+
+    def _leave_recorded(self, program: Program) -> None:
+        if self.pitfall == RECORDED and (self.recorded is None
+                                         or program is not self.recorded[0]):
+            self.pitfall = None
 
     def load_prepared(self, program: Program, stepper: Stepper, source_name: str = "") -> None:
         """Load `program` with a stepper made elsewhere (e.g. a slice at a time); one
         made for another pitfall than the session's is made again here."""
+        self._leave_recorded(program)
         if stepper.output is not program.output or stepper.pitfall != self.pitfall:
             stepper = Stepper(program.output, self.pitfall)
         old = [o for o in (self.stepper, self.program) if o is not stepper and o is not program]
@@ -62,6 +89,14 @@ class Session(QObject):
         A program of more than RESTEP_AT nodes is handed to `restep`, if one is set,
         which makes its stepper elsewhere (a slice at a time) and loads it when ready."""
         if pitfall == self.pitfall:
+            return
+        if pitfall == RECORDED:
+            if self.recorded is None or self.recorded[0] is not self.program:
+                self.loaded.emit()  # the views show the engine that still steps
+                return
+            self.pitfall = pitfall
+            self.stepper = recorded_stepper(self.recorded[1], self.program)[1]
+            self.loaded.emit()
             return
         self.pitfall = pitfall
         if self.program is None:

@@ -8,6 +8,9 @@ import gc
 from dataclasses import dataclass
 
 from engine.explain import expression, number, op_symbol
+from engine.numbers import agrees
+from engine.numbers import number as digits
+from engine.numbers import operand as bracketed
 from engine.stepping import Stepper
 from engine.value import Value
 from gui.graph.items import OP_D, VALUE_H, VALUE_W, label_size, op_width
@@ -25,13 +28,21 @@ def box_title(node: Value) -> str:
     return expression(node)
 
 
-def contribution_label(local: float, upstream: float, contribution: float) -> str:
-    return f"{short(local)} × {short(upstream)}\n= {short(contribution)}"
+def contribution_label(local: float, upstream: float, contribution: float,
+                       right: float | None = None) -> str:
+    """'local × upstream' over '= contribution' in 4 significant digits, a negative
+    upstream bracketed; '≈' where the factors as shown do not multiply out to the
+    contribution as shown (each was rounded from the full number). With `right` (a
+    user's engine used another local derivative than the right one) the right one on
+    a line of its own."""
+    a, b, c = short(local), bracketed(upstream, 4), short(contribution)
+    text = f"{a} × {b}\n{agrees(float(a) * float(b.strip('()')), c, 4)} {c}"
+    return text if right is None else f"{text}\nright: {short(right)}"
 
 
 def short(x: float) -> str:
     """A number in at most 4 significant digits, for labels drawn on the graph."""
-    return "0" if x == 0.0 else f"{x:.4g}"
+    return digits(x, 4)
 
 
 def folded_symbol(node: Value, folded: list[bool]) -> str:
@@ -93,14 +104,16 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
     index = {node: i for i, node in enumerate(nodes)}
     labels = {}
     for step in stepper.backward_steps if len(nodes) <= LARGE else ():
-        if not step.seed:
+        if not step.root:
             i = index[step.node]
             for k, c in enumerate(step.contributions):
-                labels[(i, k)] = contribution_label(c.local, c.upstream, c.contribution)
+                labels[(i, k)] = contribution_label(c.local, c.upstream, c.contribution,
+                                                    c.right)
 
     # a large graph's labels show only when zoomed in: they all get the room of the
     # widest label a number in 4 significant digits can make, measured once
-    widest = label_size("-8.888e-88 × -8.888e-88\n= -8.888e-88") if len(nodes) > LARGE else None
+    widest = (label_size("-8.888e-88 × (-8.888e-88)\n≈ -8.888e-88") if len(nodes) > LARGE
+              else None)
 
     def hidden(node: Value) -> bool:
         return folded and roles.get(node) == "constant"

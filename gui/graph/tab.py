@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.engine_check.replay import RECORDED
+from engine.numbers import count, number
 from engine.pitfalls import NO_SORT, OVERWRITE
 from engine.stepping import gradients_with
 from engine.value import Value
@@ -36,7 +38,8 @@ BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Ca
 SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
 
 
-def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float]) -> str:
+def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float],
+                             by: str = "with this bug") -> str:
     """'At the end: x has gradient 3 with this bug; the correct gradient is 9.' for
     the inputs whose gradient differs (beyond rounding); '' when none does."""
     differ = [(name, wrong[name], right[name]) for name in right
@@ -45,14 +48,14 @@ def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float]) -
         return ""
     if len(differ) == 1:
         name, bad, good = differ[0]
-        return (f"At the end: {name} has gradient {bad:.6g} with this bug; "
-                f"the correct gradient is {good:.6g}.")
-    parts = [f"{name} has {bad:.6g} (correct: {good:.6g})"
+        return (f"At the end: {name} has gradient {number(bad)} {by}; "
+                f"the correct gradient is {number(good)}.")
+    parts = [f"{name} has {number(bad)} (correct: {number(good)})"
              for name, bad, good in differ[:SHOWN_WRONG]]
     more = len(differ) - SHOWN_WRONG
     if more > 0:
-        parts.append(f"{more} more input{'s' if more > 1 else ''} too")
-    return f"At the end, these gradients are wrong with this bug: {'; '.join(parts)}."
+        parts.append(f"{count(more, 'more input')} too")
+    return f"At the end, these gradients are wrong {by}: {'; '.join(parts)}."
 
 
 class GraphTab(QWidget):
@@ -147,6 +150,8 @@ class GraphTab(QWidget):
         bar.addWidget(QLabel("Engine:", self))
         self.bug = QComboBox(self)
         self.bug.setObjectName("bug")
+        # grows for "your engine: NAME" when a checked engine is stepped
+        self.bug.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         for text, key in (("correct", None), ("bug: = instead of +=", OVERWRITE),
                           ("bug: no topological sort", NO_SORT)):
             self.bug.addItem(text, key)
@@ -199,8 +204,29 @@ class GraphTab(QWidget):
 
     # -- loading a graph ----------------------------------------------------------------------
 
+    def _sync_engine_box(self) -> None:
+        """The Engine box shows the session's engine; a user's engine replayed on the
+        program shown has an entry of its own while it lasts."""
+        session = self.session
+        box = self.bug
+        mine = box.findData(RECORDED)
+        recorded = session.recorded is not None and session.recorded[0] is session.program
+        box.blockSignals(True)
+        if recorded:
+            text = f"your engine: {session.recorded[2]}"
+            if mine < 0:
+                box.addItem(text, RECORDED)
+            else:
+                box.setItemText(mine, text)
+        elif mine >= 0:
+            box.removeItem(mine)
+        index = box.findData(session.pitfall)
+        box.setCurrentIndex(max(index, 0))
+        box.blockSignals(False)
+
     @Slot()
     def _on_loaded(self) -> None:
+        self._sync_engine_box()
         self.actions["play"].setChecked(False)
         self.stop_layout()  # the previous program's layout is of no use any more
         self._generation += 1
@@ -462,7 +488,7 @@ class GraphTab(QWidget):
                              "Right to step; zoom out (wheel or Ctrl+-) to see more of it "
                              "(texts hide below half size).")
         else:
-            self.status.emit(f"Built {self.session.program.output_name}: {n} nodes. "
+            self.status.emit(f"Built {self.session.program.output_name}: {count(n, 'node')}. "
                              "Press Right to step.")
         self._update_phase()
 
@@ -564,7 +590,8 @@ class GraphTab(QWidget):
             program = self.session.program
             wrong = {name: leaf.grad for name, leaf in program.inputs.items()}
             right = gradients_with(program, None)
-            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right))
+            by = "with your engine" if stepper.pitfall == RECORDED else "with this bug"
+            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right, by))
         return self._wrong_at_end[1]
 
     def eventFilter(self, watched, event) -> bool:

@@ -244,7 +244,7 @@ class GraphView(QGraphicsView):
         """Where the labels of the gradients the current backward step sends are."""
         scene = self.scene()
         current = scene.stepper.current if scene.stepper is not None else None
-        if not hasattr(current, "contributions") or current.seed:
+        if not hasattr(current, "contributions") or current.root:
             return []
         rects = []
         for k in range(len(current.contributions)):

@@ -22,7 +22,7 @@ class CheckResult:
 
     generation: int
     rows: tuple[tfc.GradientRow, ...] = ()
-    float32: dict[str, float] | None = None  # the seed page's float32 snippet, if asked
+    float32: dict[str, float] | None = None  # the lesson's float32 snippet, if asked
     error: str = ""
     unavailable: bool = False  # TensorFlow cannot be imported: no later request can work
 
@@ -31,7 +31,7 @@ def answer(load, generation: int, text: str, want_float32: bool) -> CheckResult:
     """Cross-check `text` against TensorFlow, imported by `load()`; errors in words."""
     try:
         load()
-        float32 = tfc.seed_float32() if want_float32 else None
+        float32 = tfc.lesson_float32() if want_float32 else None
         rows = tfc.cross_check(text)
     except tfc.TensorFlowUnavailable as e:
         return CheckResult(generation, error=str(e), unavailable=True)

@@ -13,13 +13,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.modes import SIZES, Progress, SweepRow, break_even, passes_table
+from engine.modes import SIZES, Progress, SweepRow, break_even_words, passes_table
+from engine.numbers import count
 from gui.jobs.process_job import ProcessJob
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import group_box
 
-INTRO = ("The function is the seed's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
+INTRO = ("The function is the lesson's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
          "differentiated with respect to its N weights. Reverse mode builds the graph once and "
          "makes one backward pass; forward mode makes one pass of dual numbers per weight. "
          "Both use the same rules in plain Python, so the ratio is the modes' alone.")
@@ -170,11 +171,11 @@ class ModesTab(QWidget):
         completed = not self._cancelled and job.error is None
         if completed:
             self.bar.setValue(1000)
-            text = f"Done: {len(self.rows)} sizes timed."
+            text = f"Done: {count(len(self.rows), 'size')} timed."
         elif job.error:
             text = f"The sweep failed: {job.error}"
         else:
-            text = f"Cancelled after {len(self.rows)} sizes."
+            text = f"Cancelled after {count(len(self.rows), 'size')}."
         self.state.setText(text)
         self.status.emit(f"Modes sweep: {text}")
 
@@ -186,9 +187,7 @@ class ModesTab(QWidget):
             self.agreement.setText("The two gradients' largest disagreement appears here.")
             return
         worst = max(self.rows, key=lambda r: r.max_difference)
-        even = break_even(self.rows)
-        even_text = (f" Forward mode stops being cheaper at about N = {even:.3g}."
-                     if even is not None else "")
         self.agreement.setText(
             f"The two modes' gradients agree to {worst.max_difference:.2e} at worst "
-            f"(N = {worst.n:,}): this is a difference of cost, not of accuracy.{even_text}")
+            f"(N = {worst.n:,}): this is a difference of cost, not of accuracy. "
+            f"{break_even_words(self.rows).sentence}")

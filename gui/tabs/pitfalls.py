@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from engine.explain import not_finite
 from engine.nn import train_xor
+from engine.numbers import count, not_finite, number
 from engine.pitfalls import NO_SORT, OVERWRITE, accumulated_gradients
 from engine.stepping import gradients_with
 from gui.graph.editor import PRESETS
@@ -28,12 +28,15 @@ from gui.tabs.widgets import ProgramTab
 MAX_NODES = 20_000
 ZERO_GRAD_EPOCHS = 1000  # the correct run has collapsed by then; the buggy one has not
 
-CASES = (
+LESSON_CASES = (  # the lesson's own examples
     ("a + a", "04-a-plus-a.expr", "= instead of += reports 1, not 2"),
     ("a * a", "05-a-times-a.expr", "= instead of += reports 3, not 6"),
+)
+OUR_CASES = (  # not on the lesson's page: examples of ours for its other pitfalls
     ("b = x*3; c = b*2; d = b + c", "10-no-sort.expr", "no topological sort reports 3, not 9"),
     ("relu's branch", "09-relu-branch.expr", "a gradient of 0 that is right"),
 )
+CASES = LESSON_CASES + OUR_CASES
 
 LESSONS = """
 <p><b>= instead of +=.</b> A node used twice gets a gradient along each path; with
@@ -71,7 +74,7 @@ def ratio(value: float, correct: float) -> str:
         return "overflow: no ratio"
     if correct == 0.0:
         return "—" if value == 0.0 else "∞"
-    return f"{value / correct:.3g}×"
+    return f"{number(value / correct, 3)}×"
 
 
 def _differs(value: float, correct: float) -> bool:
@@ -86,12 +89,15 @@ class PitfallsTab(ProgramTab):
         self._zero_grad_drawn = False
 
         cases = QHBoxLayout()
-        cases.addWidget(QLabel("The seed's cases:", self))
-        for title, file, tip in CASES:
-            button = QPushButton(title, self)
-            button.setToolTip(f"Open this program: {tip}")
-            button.clicked.connect(lambda checked=False, f=file: self._open(f))
-            cases.addWidget(button)
+        for heading, group in (("The lesson's cases:", LESSON_CASES),
+                               ("Our examples:", OUR_CASES)):
+            cases.addWidget(QLabel(heading, self))
+            for title, file, tip in group:
+                button = QPushButton(title, self)
+                button.setToolTip(f"Open this program: {tip}")
+                button.clicked.connect(lambda checked=False, f=file: self._open(f))
+                cases.addWidget(button)
+            cases.addSpacing(12)
         cases.addStretch(1)
 
         self.table = RankedTable([
@@ -165,9 +171,9 @@ class PitfallsTab(ProgramTab):
             "no sort": sum(_differs(r.no_sort, r.correct) for r in rows),
         }
         self.summary.setText(
-            f"Of {len(rows)} inputs, {wrong['= for +=']} get a wrong gradient with = for +=, "
-            f"{wrong['no sort']} without the topological sort; without zero_grad every "
-            "nonzero gradient is doubled after two passes.")
+            f"Of {count(len(rows), 'input')}, {_get(wrong['= for +='])} a wrong gradient "
+            f"with = for +=, {_get(wrong['no sort'])} without the topological sort; without "
+            "zero_grad every nonzero gradient is doubled after two passes.")
 
     def _draw_zero_grad(self) -> None:
         self._zero_grad_drawn = True
@@ -181,5 +187,9 @@ class PitfallsTab(ProgramTab):
             f"all earlier gradients, loss {without[-1]:.4f}. Same seed, same learning rate.")
 
 
+def _get(n: int) -> str:
+    return f"{n:,} gets" if n == 1 else f"{n:,} get"
+
+
 def _num(x: float) -> str:
-    return not_finite(x) or f"{x:.8g}"
+    return not_finite(x) or number(x, 8)

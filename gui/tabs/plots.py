@@ -15,13 +15,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from engine.checks import StepError
-from engine.modes import SweepRow, break_even
+from engine.modes import SweepRow, break_even_words
 from engine.nn import XOR, decision_surface
+from engine.numbers import count, number
 from engine.rules import TOLERANCE, RuleError, worst
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
 BAR = QColor("#2563eb")
 WORST = QColor("#dc2626")
+PASS = BAR                  # a rule within the tolerance
+WORST_PASS = QColor("#1e3a8a")  # the worst rule, still within it: darker, not red
+FAIL = WORST                # red means above the tolerance, nothing else
 LINE = QColor("#6b7280")
 
 
@@ -59,7 +63,7 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     bad = worst(rows)
     left = _log(min(r.error_fd for r in rows)) - 1.0
     ys = list(range(len(rows)))[::-1]  # first case at the top
-    brushes = [pg.mkBrush(WORST if r is bad else BAR) for r in rows]
+    brushes = [pg.mkBrush(c) for c in bar_colours(rows)]
     bars = pg.BarGraphItem(x0=[left] * len(rows), x1=[_log(r.error_fd) for r in rows],
                            y=ys, height=0.6, brushes=brushes, pen=pg.mkPen(None))
     plot.addItem(bars)
@@ -72,12 +76,22 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     left_axis.setWidth(150)  # room for the longest case name, before the first layout
     first = math.floor(left)
     plot.getAxis("bottom").setTicks([_decades(first, -8)])
-    plot.setLabel("bottom", "|autograd − central difference| (h = 1e-6)")
-    plot.setTitle(f"{len(rows)} cases, worst error {bad.error_fd:.2e} on {bad.name}",
+    failing = sum(r.error_fd > TOLERANCE for r in rows)
+    verdict = "all below 1e-9" if not failing else "red is above 1e-9"
+    plot.setLabel("bottom", f"|autograd − central difference| (h = 1e-6): {verdict}")
+    plot.setTitle(f"{count(len(rows), 'case')}, worst error {bad.error_fd:.2e} on {bad.name}",
                   color="#111827")
     plot.setXRange(left, math.log10(TOLERANCE) + 0.5, padding=0.02)
     plot.setYRange(-0.7, len(rows) - 0.3, padding=0)
     plot.setMouseEnabled(x=False, y=False)
+
+
+def bar_colours(rows: list[RuleError]) -> list[QColor]:
+    """Each rule's bar colour: red above the tolerance (a failure), blue within it, the
+    worst passing case a darker blue."""
+    bad = worst(rows)
+    return [FAIL if r.error_fd > TOLERANCE else WORST_PASS if r is bad else PASS
+            for r in rows]
 
 
 def step_size_curve(plot: pg.PlotItem, rows: list[StepError], autodiff_error: float,
@@ -127,7 +141,7 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     for value, color, text in ((last.forward_ms, FORWARD, "forward mode"),
                                (last.reverse_ms, REVERSE, "reverse mode")):
         # to the left of the last point, so it never leaves the plot
-        label = pg.TextItem(f"{text}: {value:.3g} ms", color=color, anchor=(1.05, 0.5))
+        label = pg.TextItem(f"{text}: {number(value, 3)} ms", color=color, anchor=(1.05, 0.5))
         label.setPos(math.log10(last.n), math.log10(max(value, 1e-6)))
         plot.addItem(label)
     values = [math.log10(max(v, 1e-6)) for r in ordered for v in (r.forward_ms, r.reverse_ms)]
@@ -135,11 +149,11 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     plot.getAxis("bottom").setTicks([[(math.log10(n), f"{n:,}") for n in ns]])
     plot.getAxis("left").setTicks([_decades(math.floor(min(values) - 0.3),
                                             math.ceil(max(values) + 0.3))])
-    even = break_even(ordered)
-    if even is not None and len(ordered) > 1:
-        line = pg.InfiniteLine(pos=math.log10(even), angle=90,
+    even = break_even_words(ordered)
+    if even.at is not None and len(ordered) > 1:
+        line = pg.InfiniteLine(pos=math.log10(even.at), angle=90,
                                pen=pg.mkPen(LINE, style=Qt.PenStyle.DashLine),
-                               label=f"break-even ≈ {even:.3g}",
+                               label=even.label,
                                labelOpts={"position": 0.9, "color": "#374151"})
         plot.addItem(line)
 

@@ -1,5 +1,5 @@
 """A table whose rows re-rank when a column header is clicked, each numeric cell with a
-bar drawn from its value: the seed's "measured table, ranked"."""
+bar drawn from its value: the lesson's "measured table, ranked"."""
 
 from __future__ import annotations
 

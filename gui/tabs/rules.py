@@ -17,10 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.checks import step_size_errors
-from engine.explain import not_finite
+from engine.numbers import count, not_finite, number
+from engine.numbers import exact as exact_digits
 from engine.reference import reference_derivative
 from engine.rules import rule_errors
-from engine.tensorflow_check import INSTALL_HINT
+from engine.tensorflow_check import INSTALL_HINT, snippet_applies
 from gui.graph.session import Session
 from gui.jobs.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
 from gui.tabs import plots
@@ -37,7 +38,7 @@ def sci(x) -> str:
 
 
 def num(x) -> str:
-    return "—" if x is None else (not_finite(x) or f"{x:.8g}")
+    return "—" if x is None else (not_finite(x) or number(x, 8))
 
 
 WHY = ("These errors belong to the central difference, not to the engine: with a step of "
@@ -149,6 +150,7 @@ class RulesTab(ProgramTab):
             self.input_box.setCurrentText(current)
         self.input_box.blockSignals(False)
         self._draw_lesson()
+        self._show_float32()
 
     @Slot(str)
     def _on_input(self, _name: str) -> None:
@@ -165,7 +167,8 @@ class RulesTab(ProgramTab):
         if len(program.values) > MAX_LESSON_NODES:
             plot.clear()
             self.step_note.setText(f"This program has {len(program.values):,} nodes; the "
-                                   f"lesson runs programs of up to {MAX_LESSON_NODES:,}.")
+                                   f"step-size comparison runs programs of up to "
+                                   f"{MAX_LESSON_NODES:,}.")
             return
         exact = reference_derivative(program, name)
         stepper_grads = _gradients(program)
@@ -182,8 +185,8 @@ class RulesTab(ProgramTab):
             f"step h; <span style='color:#dc2626'>- -</span> autodiff's error, "
             f"{'exactly 0' if error == 0 else f'{error:.1e}'}, the same for every h (it has "
             f"no step). {best_text}Large steps suffer truncation error, small ones "
-            f"round-off. Exact d{program.output_name}/d{name} = {exact!r}, from 50-digit "
-            "arithmetic.")
+            f"round-off. Exact d{program.output_name}/d{name} = {exact_digits(exact)}, from "
+            "50-digit arithmetic.")
 
     # -- TensorFlow ---------------------------------------------------------------------
 
@@ -217,16 +220,26 @@ class RulesTab(ProgramTab):
             if len(finite) < len(differences):
                 worst += (f"; {len(differences) - len(finite)} not computable (a gradient "
                           "overflowed: not a finite number)")
-            self.tf_status.setText(f"{len(checker.rows)} inputs; largest difference {worst}.")
+            self.tf_status.setText(f"{count(len(checker.rows), 'input')}; largest difference "
+                                   f"{worst}.")
         else:
             self.tf_status.setText("Press the button to check this program.")
         self.tf_table.set_rows(checker.rows if checker.generation == self.session.generation
                                else [])
-        if checker.float32 is not None:
-            g = checker.float32
-            self.float32.setText(
-                "The seed page's own snippet (TensorFlow's default float32): "
-                f"dL/dw1 = {g['w1']:.8f}, dL/dw2 = {g['w2']:.8f}, dL/db = {g['b']:.8f}.")
+        self._show_float32()
+
+    def _show_float32(self) -> None:
+        """The lesson's float32 snippet, under the one program it is about: its neuron."""
+        g = self.checker.float32
+        program = self.session.program
+        if g is None or program is None or not snippet_applies(program):
+            self.float32.clear()
+            self.float32.hide()
+            return
+        self.float32.setText(
+            "The lesson's own snippet on this neuron (TensorFlow's default float32): "
+            f"dL/dw1 = {g['w1']:.8f}, dL/dw2 = {g['w2']:.8f}, dL/db = {g['b']:.8f}.")
+        self.float32.show()
 
 
 def _gradients(program) -> dict[str, float]:

@@ -97,3 +97,15 @@ def test_missing_tensorflow_exits_3_with_install_hint():
     assert result.stderr.startswith("error: TensorFlow cannot be imported")
     assert "pip install tensorflow-cpu" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_text_output_has_no_minus_zero_and_big_numbers_in_scientific_notation(capsys):
+    from cli.grad import format_table
+    report = {"output": {"name": "y", "value": 1343001721.278586},
+              "inputs": {"x": {"value": -0.0, "grad": -0.0}, "w": {"value": 2.5e7, "grad": 1.0}}}
+    assert format_table(report).splitlines() == [
+        "output y = 1.343001721e+09",
+        "input  value    grad",
+        "x      0        0",
+        "w      2.5e+07  1",
+    ]

@@ -11,8 +11,10 @@ from engine.modes import (
     Progress,
     SweepRow,
     break_even,
+    break_even_words,
     passes_table,
     reverse_gradient,
+    sweep_rows,
     timing_sweep,
 )
 from engine.modes import (
@@ -89,3 +91,47 @@ def test_break_even_interpolates_on_log_scales():
     assert break_even(rows) == pytest.approx(4.0)
     assert break_even([SweepRow(2, 3.0, 1.0, 3.0, 0.0)]) == 2.0
     assert break_even([SweepRow(2, 0.5, 1.0, 0.5, 0.0)]) is None
+
+
+def _row(n, ratio):
+    return SweepRow(n, ratio, 1.0, ratio, 0.0)
+
+
+def test_break_even_between_two_sizes_is_fractional_and_said_in_whole_counts():
+    # ratio 0.8 at N = 2 and 2.0 at N = 5: the log ratio reaches 0 a fraction
+    # ln 1.25 / ln 2.5 of the way along log N, at N = 2 · 2.5^(ln 1.25 / ln 2.5) = 2.5
+    rows = [_row(2, 0.8), _row(5, 2.0), _row(10, 4.0)]
+    at = break_even(rows)
+    assert at == pytest.approx(2.5)
+    words = break_even_words(rows)
+    assert words.at == at and words.label == "curves cross at N ≈ 2.5"
+    assert words.sentence == (
+        "The timing curves cross at N ≈ 2.5 (interpolated on the log-log plot between the "
+        "sizes timed, 2 and 5); a network has a whole number of parameters, so from N = 3 "
+        "on reverse mode is the cheaper.")
+    # the page's kind of figure: ≈ 2.37
+    rows = [_row(2, 0.854), _row(5, 2.0)]
+    assert f"{break_even(rows):.3g}" == "2.37"
+    assert "cross at N ≈ 2.37" in break_even_words(rows).sentence
+    assert "from N = 3 on" in break_even_words(rows).sentence
+
+
+def test_break_even_at_the_smallest_size_and_never():
+    words = break_even_words([_row(2, 1.07), _row(5, 2.2)])
+    assert words.at == 2.0 and words.label == "reverse cheaper from N = 2"
+    assert words.sentence == ("Reverse mode is already as cheap or cheaper at the smallest "
+                              "size timed, N = 2.")
+    words = break_even_words([_row(2, 0.5), _row(5, 0.9)])
+    assert words.at is None and words.label == ""
+    assert words.sentence == "Forward mode was the cheaper at every size timed."
+
+
+def test_break_even_of_measured_rows_lies_where_the_ratio_crosses_one():
+    rows = sweep_rows(sizes=(2, 5, 10), repeats=1)
+    words = break_even_words(rows)
+    if rows[0].ratio >= 1.0:
+        assert words.at == 2.0
+    elif words.at is not None:
+        below = max((r for r in rows if r.n < words.at), key=lambda r: r.n)
+        above = min((r for r in rows if r.n > words.at), key=lambda r: r.n)
+        assert below.ratio < 1.0 <= above.ratio

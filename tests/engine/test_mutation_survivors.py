@@ -121,7 +121,7 @@ def test_a_deep_walk_hands_over_exactly_401_levels_down(stack_walks):  # noqa: F
 def test_the_seed_step_sends_one():
     program = parse("a = 3; b = a*a")
     steps = backward_plan(program.output)
-    assert steps[0].seed and steps[0].contributions == (
+    assert steps[0].root and steps[0].contributions == (
         Contribution(program.output, 1.0, 1.0, 1.0, 0.0, 1.0),)
     for pitfall in ("overwrite", "no-sort"):
         assert backward_plan(program.output, pitfall)[0].contributions == (

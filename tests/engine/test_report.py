@@ -1,4 +1,4 @@
-"""`report`: every exact figure of the seed page matches; measured ones are side by side."""
+"""`report`: every exact figure of the lesson matches; measured ones are side by side."""
 
 import subprocess
 import sys
@@ -20,7 +20,7 @@ def test_every_exact_figure_matches_the_seed(data):
     exact = [r for s in data.sections for r in s.rows if r.kind == EXACT]
     assert len(exact) >= 35
     assert data.mismatches == []
-    assert all(r.seed == r.ours for r in exact)
+    assert all(r.lesson == r.ours for r in exact)
 
 
 def test_the_seeds_headline_figures_are_there(data):

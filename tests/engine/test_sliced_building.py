@@ -31,7 +31,7 @@ def test_values_in_slices_replays_the_program_like_build_values():
 
 def _same(a: Stepper, b: Stepper) -> bool:
     def plan(s):
-        return [(s._order[st.node], st.seed, st.problem,
+        return [(s._order[st.node], st.root, st.problem,
                  [(s._order[c.parent], c.local, c.upstream, c.contribution, c.before, c.after)
                   for c in st.contributions]) for st in s.backward_steps]
     return ([a._order[n] for n in a.forward_steps] == [b._order[n] for n in b.forward_steps]

@@ -62,8 +62,8 @@ def test_neuron_steps_and_progress():
     assert stepper.progress() == f"forward {n_forward}/{n_forward}"  # not "backward 0/…"
     assert stepper.phase == "forward"
     stepper.step()
-    seed = stepper.current
-    assert seed.seed and program.output.grad == 1.0
+    root = stepper.current
+    assert root.root and program.output.grad == 1.0
     assert stepper.progress() == f"backward 1/{len(stepper.backward_steps)}"
     stepper.run_to_end()
     assert stepper.phase == "done"
@@ -128,7 +128,7 @@ def assert_lookups_match_scans(stepper):
     "a = 3.0\nb = a + a",  # one step hands a two contributions
     "x = 2.0\nb = x*3; c = b*2; d = b + c",  # b receives from two steps
     "x = 0.5\nq = x*x; r = q*q + q/q - q",  # q used four times
-    "x = 1.5",  # the output is an input: only the seed step
+    "x = 1.5",  # the output is an input: only the root step
 ])
 def test_lookups_of_what_each_node_received_match_a_scan_of_the_plan(text, pitfall):
     assert_lookups_match_scans(Stepper(parse(text).output, pitfall))
@@ -144,7 +144,7 @@ def test_lookups_match_a_scan_of_the_plan_on_generated_programs(text):
     assert_lookups_match_scans(Stepper(program.output))
 
 
-def test_received_in_order_with_the_seed_first():
+def test_received_in_order_with_the_root_step_first():
     stepper = Stepper(parse("a = 3.0\nb = a * a\nc = b + b").output)
     b, a = stepper.forward_steps[1], stepper.forward_steps[0]
     assert stepper.received(b) == []  # nothing before the backward pass
@@ -153,5 +153,5 @@ def test_received_in_order_with_the_seed_first():
     assert [c.contribution for _, c in stepper.received(b)] == [1.0, 1.0]
     assert [c.after for _, c in stepper.received(a)] == [6.0, 12.0]
     assert stepper.final_grad(a) == 12.0 == a.grad
-    seed_step, seed = stepper.received(stepper.output)[0]
-    assert seed_step.seed and seed.after == 1.0
+    root_step, base = stepper.received(stepper.output)[0]
+    assert root_step.root and base.after == 1.0

@@ -4,21 +4,21 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 from engine import ExpressionError, parse
-from engine.tensorflow_check import cross_check, gradients, seed_float32
+from engine.tensorflow_check import cross_check, gradients, lesson_float32
 from tests.engine.helpers import NEURON
 from tests.engine.strategies import programs
 
 pytest.importorskip("tensorflow")
 
 
-def test_seeds_neuron_float64_is_exact():
+def test_the_lessons_neuron_float64_is_exact():
     rows = {r.name: r for r in cross_check(NEURON)}
     assert [rows[n].tensorflow for n in ("w1", "w2", "b")] == [-2.0, -4.0, -2.0]
-    assert all(r.difference == 0.0 for r in rows.values())  # the seed's 0.00e+00
+    assert all(r.difference == 0.0 for r in rows.values())  # the lesson's 0.00e+00
 
 
-def test_seeds_float32_snippet():
-    assert seed_float32() == {"w1": -2.0, "w2": -4.0, "b": -2.0}
+def test_the_lessons_float32_snippet():
+    assert lesson_float32() == {"w1": -2.0, "w2": -4.0, "b": -2.0}
 
 
 def test_input_the_output_ignores_gets_zero():
@@ -42,3 +42,4 @@ def test_zeroth_power_at_zero_is_where_tensorflow_gives_nan():
     rows = {r.name: r for r in cross_check("a = 0.0\nv = a**0 + a")}
     assert rows["a"].ours == 1.0
     assert rows["a"].tensorflow != rows["a"].tensorflow  # nan
+

@@ -33,6 +33,14 @@ def _short(x: float) -> str:
     return "0" if x == 0.0 else f"{x:.4g}"
 
 
+def _label(c) -> str:
+    # 'local × upstream = contribution' on one line, a negative upstream bracketed
+    upstream = _short(c.upstream)
+    if upstream.startswith("-"):
+        upstream = f"({upstream})"
+    return f"{_short(c.local)} × {upstream} = {_short(c.contribution)}"
+
+
 def _near(point, box, tolerance=2.0) -> bool:
     x, y, w, h = box
     dx = max(x - point[0], 0.0, point[0] - (x + w))
@@ -98,7 +106,7 @@ def test_export_shows_each_label_at_the_step_that_sends_it(tmp_path, capsys):
     n_forward = len(stepper.forward_steps)
     # the backward step of `p - y`: it sends to p and to the input y
     j = next(k for k, s in enumerate(stepper.backward_steps)
-             if not s.seed and s.node.parents == (program.names["p"], program.inputs["y"]))
+             if not s.root and s.node.parents == (program.names["p"], program.inputs["y"]))
     nodes_of = {}
     for taken in (j, j + 1):  # the step before it, then the step itself
         out = _export(tmp_path, capsys, "--steps", str(n_forward + taken),
@@ -107,8 +115,7 @@ def test_export_shows_each_label_at_the_step_that_sends_it(tmp_path, capsys):
         nodes_of[taken] = {n["id"]: n["label"] for n in graph["nodes"]}
         shown = {(nodes_of[taken][e["source"]], e["label"]["text"])
                  for e in graph["edges"] if e["label"] is not None}
-        sent = {(c.parent.label, f"{_short(c.local)} × {_short(c.upstream)} = "
-                                 f"{_short(c.contribution)}")
+        sent = {(c.parent.label, _label(c))
                 for c in stepper.backward_steps[j].contributions}
         assert {parent for parent, _ in sent} == {"p", "y"}
         if taken == j:
@@ -116,7 +123,7 @@ def test_export_shows_each_label_at_the_step_that_sends_it(tmp_path, capsys):
         else:
             assert sent <= shown, f"{sent} not among {shown}"
         # every label shown was sent by a step already taken (local × upstream = result)
-        taken_texts = {f"{_short(c.local)} × {_short(c.upstream)} = {_short(c.contribution)}"
+        taken_texts = {_label(c)
                        for s in stepper.backward_steps[:taken] for c in s.contributions}
         assert {text for _, text in shown} <= taken_texts
 

@@ -103,7 +103,7 @@ def test_the_graph_is_drawn_cleanly(window, name, constants):
 
     # every gradient sent is on its edge: only contributions to a folded constant have none
     inputs = set(program.inputs.values())
-    sent = [c for s in stepper.backward_steps if not s.seed for c in s.contributions
+    sent = [c for s in stepper.backward_steps if not s.root for c in s.contributions
             if constants == "nodes" or c.parent.parents or c.parent in inputs]
     shown = [e for e in graph["edges"] if e["label"] is not None]
 

@@ -76,10 +76,10 @@ W1_AFTER = (
     "<b>value</b></td><td>0.5</td></tr><tr><td><b>gradient</b></td><td>-2.0</td></tr><tr>"
     "<td><b>tf.GradientTape</b></td><td>-2.0 (the whole backward pass, in TensorFlow; "
     "difference 0.0e+00)</td></tr></table><p><b>Gradient received</b>, one line per path "
-    "(local × upstream = contribution):</p><ol><li>from w1*x1: 1 × -2 = -2 → total -2"
+    "(local × upstream = contribution):</p><ol><li>from w1*x1: 1 × (-2) = -2 → total -2"
     "</li></ol>")
 P_RECEIVED = ("<p><b>Gradient received</b>, one line per path (local × upstream = "
-              "contribution):</p><ol><li>from p - y: 1 × -2 = -2 → total -2</li></ol>")
+              "contribution):</p><ol><li>from p - y: 1 × (-2) = -2 → total -2</li></ol>")
 
 
 def test_inspector_text_for_the_neuron_is_unchanged(window):
@@ -95,11 +95,11 @@ def test_inspector_text_for_the_neuron_is_unchanged(window):
     session.run_to_end()
     assert describe_node(names["w1"], stepper, "input", -2.0) == W1_AFTER
     assert describe_node(names["z"], stepper, "intermediate").endswith(
-        "<ol><li>from p: 1 × -2 = -2 → total -2</li></ol>")
+        "<ol><li>from p: 1 × (-2) = -2 → total -2</li></ol>")
     # a node selected in the window says the same
     window.graph_tab.scene.value_item_of(names["w1"]).setSelected(True)
     text = window.inspector.toPlainText()
-    assert "from w1*x1: 1 × -2 = -2 → total -2" in text
+    assert "from w1*x1: 1 × (-2) = -2 → total -2" in text
     assert "\ngradient\n-2.0\n" in text
 
 

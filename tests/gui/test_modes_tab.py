@@ -61,3 +61,30 @@ def test_closing_the_window_mid_sweep_stops_the_worker(qtbot):
     qtbot.waitUntil(lambda: w.modes_tab.bar.value() > 0, timeout=30_000)
     w.close()
     assert not threads.running() and not process_job.running()
+
+
+def test_break_even_is_marked_and_said_in_whole_counts(window):
+    import pyqtgraph as pg
+
+    from engine.modes import SweepRow
+    tab = window.modes_tab
+    tab.rows = [SweepRow(2, 0.854, 1.0, 0.854, 0.0), SweepRow(5, 2.0, 1.0, 2.0, 1e-16)]
+    tab._show_rows()
+    assert tab.agreement.text().endswith(
+        "The timing curves cross at N ≈ 2.37 (interpolated on the log-log plot between the "
+        "sizes timed, 2 and 5); a network has a whole number of parameters, so from N = 3 "
+        "on reverse mode is the cheaper.")
+    lines = [item for item in tab.timing_plot.getPlotItem().items
+             if isinstance(item, pg.InfiniteLine)]
+    assert [line.label.format for line in lines] == ["curves cross at N ≈ 2.37"]
+    tab.rows = [SweepRow(1, 2.0, 1.0, 2.0, 0.0)]
+    tab._show_rows()
+    assert tab.agreement.text().endswith("already as cheap or cheaper at the smallest size "
+                                         "timed, N = 1.")
+
+
+def test_one_size_is_one_size(window, qtbot):
+    tab = open_modes(window, qtbot, (2,))
+    tab.start.click()
+    qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
+    assert tab.state.text() == "Done: 1 size timed."

@@ -51,7 +51,7 @@ def test_pitfalls_tab_highlights_wrong_gradients(window, qtbot):
     assert len(tab.zero_plot.getPlotItem().listDataItems()) == 2
 
 
-def test_seed_case_buttons_open_the_presets(window, qtbot):
+def test_case_buttons_open_the_presets(window, qtbot):
     tab = window.pitfalls_tab
     window.tabs.setCurrentWidget(tab)
     qtbot.waitUntil(tab.isVisible, timeout=5_000)
@@ -59,3 +59,30 @@ def test_seed_case_buttons_open_the_presets(window, qtbot):
     buttons["a * a"].click()
     assert window.session.program.output_name == "c"
     assert tab.table.model().index(0, 2).data() == "3"  # = for += on a * a
+
+
+
+def test_the_lessons_cases_are_apart_from_ours(window):
+    from PySide6.QtWidgets import QLabel
+
+    from gui.tabs.pitfalls import LESSON_CASES, OUR_CASES
+    tab = window.pitfalls_tab
+    labels = [w.text() for w in tab.findChildren(QLabel)]
+    assert "The lesson's cases:" in labels and "Our examples:" in labels
+    assert not any("seed" in text.lower() for text in labels)
+    # the lesson's cases are the two it shows (a + a, a * a); the others are ours
+    assert [title for title, _, _ in LESSON_CASES] == ["a + a", "a * a"]
+    assert [file for _, file, _ in OUR_CASES] == ["10-no-sort.expr", "09-relu-branch.expr"]
+
+
+def test_no_minus_zero_in_the_table(window, qtbot):
+    tab = window.pitfalls_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(tab.isVisible, timeout=5_000)
+    window.open_preset(str(PRESETS / "09-relu-branch.expr"))
+    model = tab.table.model()
+    texts = [model.index(r, c).data() for r in range(model.rowCount())
+             for c in range(1, model.columnCount())]
+    # with = for +=, x's gradient is -0.0 (0 × -2 × ...): shown as 0
+    assert "-0" not in texts and texts.count("0") == 8 and texts.count("—") == 4
+    assert tab.summary.text().startswith("Of 2 inputs, 0 get a wrong gradient")

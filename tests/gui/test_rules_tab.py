@@ -134,3 +134,42 @@ def test_window_start_does_not_import_tensorflow():
                             cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_the_float32_snippet_shows_under_the_lessons_neuron_only(window, qtbot):
+    tab = window.rules_tab
+    window.checker.float32 = {"w1": -2.0, "w2": -4.0, "b": -2.0}  # as the child sends it
+    tab.refresh()
+    assert not tab.float32.isHidden()
+    assert tab.float32.text() == (
+        "The lesson's own snippet on this neuron (TensorFlow's default float32): "
+        "dL/dw1 = -2.00000000, dL/dw2 = -4.00000000, dL/db = -2.00000000.")
+    assert window.build("a = 3\nb = a * a")
+    tab.refresh()
+    assert tab.float32.isHidden() and tab.float32.text() == ""
+
+
+def test_rule_bars_are_red_only_above_the_tolerance():
+    from engine.rules import RuleError, rule_errors
+    from gui.tabs.plots import FAIL, PASS, WORST_PASS, bar_colours
+
+    rows = rule_errors()
+    colours = bar_colours(rows)
+    worst = max(range(len(rows)), key=lambda k: rows[k].error_fd)
+    assert rows[worst].error_fd < 1e-9  # every rule passes: no red bar
+    assert colours[worst] == WORST_PASS and FAIL not in colours
+    assert all(c == PASS for k, c in enumerate(colours) if k != worst)
+
+    def row(name, error):
+        return RuleError(name, 1.0, 1.0, 1.0, 1.0, error, 0.0, "")
+
+    made_up = [row("ok", 1e-12), row("at the line", 1e-9), row("over", 2e-9),
+               row("far over", 1e-6)]
+    assert bar_colours(made_up) == [PASS, PASS, FAIL, FAIL]
+    assert FAIL != PASS and FAIL != WORST_PASS
+
+
+def test_rule_plot_says_every_case_passes(window, qtbot, no_tensorflow):
+    tab = open_rules(window, qtbot)
+    axis = tab.rule_plot.getPlotItem().getAxis("bottom").labelText
+    assert axis == "|autograd − central difference| (h = 1e-6): all below 1e-9"

@@ -1,0 +1,95 @@
+"""`main.py check-engine`: run a user's autograd engine through every check, in a child
+process, and name the broken rules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+
+from cli.common import CommandError
+from engine.engine_check import (
+    CHECKS,
+    DEFAULT_TIMEOUT_S,
+    CheckRun,
+    EngineLoadError,
+    finish_report,
+)
+
+EXIT_FAILED = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH",
+                        help="a Python file defining the value class (it is executed, in a "
+                             "separate process)")
+    parser.add_argument("--class", dest="class_name", default="Value", metavar="NAME",
+                        help="the value class's name (default: Value)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+                        help=f"seconds each check may take (default {DEFAULT_TIMEOUT_S:g})")
+
+
+def _finite(x):
+    """JSON has no NaN or infinity: a number the user's engine left undefined (a grad of
+    None, an overflow) becomes null."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    return x
+
+
+def public(report: dict) -> dict:
+    """The report without what only the window uses (the replays of failing cases)."""
+    checks = {name: {k: v for k, v in record.items()
+                     if k not in ("replay", "built_on", "what")}
+              for name, record in report["checks"].items()}
+    return _finite({**report, "checks": checks})
+
+
+def format_report(report: dict) -> str:
+    width = max(len(name) for name in CHECKS)
+    lines = [f"{report['engine']}: class {report['class']}"]
+    for name, record in report["checks"].items():
+        status = record["status"]
+        line = f"  {name.ljust(width)}  {status}"
+        if status != "ok":
+            line += f"  {record.get('sentence', '')}"
+            if record.get("case") and status == "wrong" \
+                    and record["case"] not in record.get("sentence", ""):
+                line += f"\n  {''.ljust(width)}           (case: {record['case']})"
+        lines.append(line)
+    s = report["summary"]
+    lines.append(f"{s['ok']} ok, {s['wrong']} wrong, {s['missing']} missing, "
+                 f"{s['error']} error, {s['timeout']} timeout")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not os.path.isfile(args.path):
+        raise CommandError(f"cannot read {args.path!r}: no such file")
+    if not args.timeout > 0:
+        raise CommandError("--timeout wants a number of seconds above 0")
+    check = CheckRun(args.path, args.class_name, args.timeout)
+    try:
+        check.wait()
+    finally:
+        check.cancel()
+    try:
+        report = public(finish_report(check))
+    except EngineLoadError as e:
+        raise CommandError(f"cannot load {args.path}: {e}") from None
+    if args.json:
+        print(json.dumps(report, allow_nan=False))
+    else:
+        print(format_report(report))
+        if report.get("output"):
+            print("(the file printed:)", file=sys.stderr)
+            print(report["output"].rstrip(), file=sys.stderr)
+    bad = ("wrong", "error", "timeout")
+    return EXIT_FAILED if any(r["status"] in bad for r in report["checks"].values()) else 0
