@@ -63,7 +63,7 @@ def fifo(tmp_path):
 
 @pytest.mark.parametrize("command", [
     ["grad", "{}"], ["export", "{}", "out.json"], ["screenshot", "out.png", "--expr", "{}"],
-    ["{}"],
+    ["check-engine", "{}"], ["{}"],
 ])
 def test_a_fifo_is_refused_without_waiting_for_a_writer(command, fifo, tmp_path):
     """Defect 3: `mkfifo f; main.py grad f` blocked forever (so did export, screenshot

@@ -14,6 +14,7 @@ from engine.report import ReportProgress, compute
 from tests.engine.helpers import PRESETS
 
 NEURON_FILE = str(PRESETS / "01-neuron.expr")
+ENGINES = PRESETS.parent / "engines"
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +45,7 @@ def commands(tmp_path):
         "report": ["report"],
         "export": ["export", NEURON_FILE, str(tmp_path / "grafo-∂.json")],
         "screenshot": ["screenshot", str(tmp_path / "shot-∂.png")],
+        "check-engine": ["check-engine", str(ENGINES / "overwrite.py")],
     }
 
 
@@ -62,7 +64,8 @@ def ascii_only():
 
 
 OUTPUTS = {"closed pipe": closed_pipe, "full disk": full_disk, "ascii": ascii_only}
-COMMANDS = ["grad", "grad --json", "train", "train --json", "report", "export", "screenshot"]
+COMMANDS = ["grad", "grad --json", "train", "train --json", "report", "export", "screenshot",
+            "check-engine"]
 
 
 @pytest.mark.parametrize("output", list(OUTPUTS))
@@ -91,6 +94,8 @@ def test_every_command_against_every_bad_output(name, output, tmp_path, monkeypa
         assert err.startswith("error: cannot print '\\u2202' in the output's encoding "
                               "(ascii): set PYTHONIOENCODING=utf-8")
         assert "\n" not in err
+    elif name == "check-engine":  # ASCII only; exit 1: this engine overwrites
+        assert (code, err) == (1, "")
     else:  # nothing but ASCII to print
         assert (code, err) == (0, "")
 
