@@ -405,15 +405,16 @@ class MainWindow(QMainWindow):
 
     @Slot(object, object)
     def _on_built(self, program, stepper) -> None:
-        error = gradient_error(program, stepper.backward_steps)
-        if error is not None:
-            self._on_build_failed(error)
-            return
-        self.graph_tab.set_building(False)
         if program is self.session.program:  # the same program, stepped with a new bug
+            self.graph_tab.set_building(False)
             self.session.load_prepared(program, stepper, self.session.source_name)
             self.graph_tab.focus_graph()
             return
+        error = gradient_error(program, stepper.backward_steps)
+        if error is not None:  # refused as the command line refuses it
+            self._on_build_failed(error)
+            return
+        self.graph_tab.set_building(False)
         if self._opening is not None:
             path, text = self._opening
             self._opening = None

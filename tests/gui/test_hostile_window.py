@@ -314,3 +314,16 @@ def test_defect_10_a_million_character_name_gives_a_short_message(window, qtbot)
     assert shown.startswith("Line 1, col 5: '" + "a" * 79 + "… (999,990 characters)' is "
                             "not defined")
     assert len(window.statusBar().currentMessage()) < 300
+
+
+def test_a_big_overflowing_program_built_in_the_background_is_refused(window, qtbot):
+    from gui.jobs.program_build import BACKGROUND_CHARS
+
+    before = window.session.program
+    text = "# " + "-" * BACKGROUND_CHARS + "\n" + OVERFLOW
+    assert window.build(text)  # started in the background
+    assert window.wait_for_build()
+    qtbot.waitUntil(lambda: window.editor.error.isVisibleTo(window.editor), timeout=30_000)
+    assert window.session.program is before
+    assert window.editor.error.text().startswith(
+        "Line 2, col 1: the gradient with respect to 'x' is too large to represent")
