@@ -348,7 +348,9 @@ class MainWindow(QMainWindow):
     def _prepare(self, program) -> Stepper:
         """The stepper for `program`; ExpressionError if a gradient overflows (not a
         finite number), which the window refuses as the command line does."""
-        stepper = Stepper(program.output, self.session.pitfall)
+        # a user's replayed engine steps only its own case: a new program gets the
+        # classic bug switched on, or none (as Session.load_prepared decides)
+        stepper = Stepper(program.output, self.session.builtin_pitfall)
         error = gradient_error(program, stepper.backward_steps)
         if error is not None:
             raise error
