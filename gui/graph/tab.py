@@ -483,12 +483,17 @@ class GraphTab(QWidget):
         self._drawn_before = self.scene.drawn_counts()
         self.view.graph_changed()
         n = len(self.scene.nodes)
+        # the values counted as drawn: a constant written into its operation is not a box
+        folded = n - self._drawn_before[-1] if n else 0
+        what = count(n - folded, "value") + (
+            f" (and {count(folded, 'constant')} written into {'its' if folded == 1 else 'their'} "
+            "operations)" if folded else "")
         if self.scene.large:
-            self.status.emit(f"Built {self.session.program.output_name}: {n:,} nodes. Press "
+            self.status.emit(f"Built {self.session.program.output_name}: {what}. Press "
                              "Right to step; zoom out (wheel or Ctrl+-) to see more of it "
                              "(texts hide below half size).")
         else:
-            self.status.emit(f"Built {self.session.program.output_name}: {count(n, 'node')}. "
+            self.status.emit(f"Built {self.session.program.output_name}: {what}. "
                              "Press Right to step.")
         self._update_phase()
 

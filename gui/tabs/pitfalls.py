@@ -26,7 +26,7 @@ from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import ProgramTab
 
 MAX_NODES = 20_000
-ZERO_GRAD_EPOCHS = 1000  # the correct run has collapsed by then; the buggy one has not
+ZERO_GRAD_EPOCHS = 1500  # the lesson's run has collapsed by then; the buggy one has not
 
 LESSON_CASES = (  # the lesson's own examples
     ("a + a", "04-a-plus-a.expr", "= instead of += reports 1, not 2"),

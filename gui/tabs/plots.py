@@ -50,6 +50,9 @@ def style(plot: pg.PlotItem) -> None:
         axis = plot.getAxis(name)
         axis.setPen(pg.mkPen("#374151"))
         axis.setTextPen(pg.mkPen("#111827"))
+        # no SI prefix: pyqtgraph still works one out when told not to, while the axis
+        # has a label, and a log axis then reads 1000 times its values (0.001 for 1e-6)
+        axis.setSIPrefixEnableRanges(())
         axis.enableAutoSIPrefix(False)
     plot.showGrid(x=True, y=False, alpha=0.25)
 
@@ -209,14 +212,21 @@ def loggable_losses(losses) -> tuple[np.ndarray, np.ndarray]:
 def update_loss_curve(curve: pg.PlotDataItem, losses, epochs: int | None = None) -> None:
     """Show `losses` (epoch 1 first) against an x axis running to `epochs`. Values a log
     axis cannot show (zero, negative, not finite) are left out, so a diverged run still
-    draws. The axes move only when the data leave whole decades or the epoch count
-    changes: redrawing axes every frame would cost more than the curve."""
+    draws. For a run of any length, give `show_loss_points` a LossHistory's points."""
     x, y = loggable_losses(losses)
+    show_loss_points(curve, x, y, max(epochs or 0, len(losses)))
+
+
+def show_loss_points(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray,
+                     epochs: int) -> None:
+    """Draw the points (x epochs, y positive finite losses) against an x axis running to
+    `epochs`. The axes move only when the data leave whole decades or the epoch count
+    changes: redrawing axes every frame would cost more than the curve."""
     curve.setData(x, y)
     plot = curve.getViewBox()
     if plot is None:
         return
-    x_max = float(max(epochs or 0, len(losses), 10))
+    x_max = float(max(epochs, 10))
     low, high = -3.0, 1.0  # 1e-3 .. 10 until the data leave it
     if len(y):
         logs = np.log10(y)
@@ -273,5 +283,10 @@ def two_losses(plot: pg.PlotItem, right, wrong) -> None:
     plot.showGrid(x=True, y=True, alpha=0.25)
     plot.setLabel("bottom", "epoch")
     plot.setLabel("left", "loss (sum over the 4 rows)")
+    logs = []
     for losses, color in ((right, BAR), (wrong, WORST)):
-        plot.plot(*loggable_losses(losses), pen=pg.mkPen(color, width=2))
+        x, y = loggable_losses(losses)
+        plot.plot(x, y, pen=pg.mkPen(color, width=2))
+        logs += [math.log10(v) for v in (np.min(y), np.max(y))] if len(y) else []
+    if logs:  # a label a decade: pyqtgraph's own labels the minor ticks too, on top of each other
+        plot.getAxis("left").setTicks([_decades(math.floor(min(logs)), math.ceil(max(logs)))])

@@ -44,7 +44,6 @@ def _save(widget, path: Path) -> bool:
 def write_figures(data, folder: str | os.PathLike) -> list[Path]:
     """rules.png, modes.png and xor.png for a ReportData, in `folder`; returns the paths
     written. Needs a QApplication (offscreen is fine)."""
-    from engine.nn import DEFAULT_SEED
     from gui.tabs import plots
 
     folder = Path(folder)
@@ -59,7 +58,7 @@ def write_figures(data, folder: str | os.PathLike) -> list[Path]:
     plots.modes_ratio(ratio.getPlotItem(), list(data.sweep))
     if _save(widget, folder / "modes.png"):
         written.append(folder / "modes.png")
-    widget, (loss, surface) = _panel(f"Loss, seed {DEFAULT_SEED} (log axis)",
+    widget, (loss, surface) = _panel("Loss from the lesson's start (log axis)",
                                      "Output over the input square")
     curve = plots.loss_curve(loss.getPlotItem())
     plots.update_loss_curve(curve, list(data.xor_losses), len(data.xor_losses))

@@ -180,11 +180,13 @@ class RulesTab(ProgramTab):
         best_text = (f"The best step, h = {best.h:.0e}, still leaves an error of "
                      f"{best.error:.1e}. " if best else "")
         error = abs(ours - exact)
+        floor = (f" (drawn at {plots.FLOOR:.0e}, the bottom of the plot)"
+                 if error < plots.FLOOR else "")
         self.step_note.setText(
             f"<span style='color:#2563eb'>●—</span> the central difference's error for each "
             f"step h; <span style='color:#dc2626'>- -</span> autodiff's error, "
-            f"{'exactly 0' if error == 0 else f'{error:.1e}'}, the same for every h (it has "
-            f"no step). {best_text}Large steps suffer truncation error, small ones "
+            f"{'exactly 0' if error == 0 else f'{error:.1e}'}{floor}, the same for every h "
+            f"(it has no step). {best_text}Large steps suffer truncation error, small ones "
             f"round-off. Exact d{program.output_name}/d{name} = {exact_digits(exact)}, from "
             "50-digit arithmetic.")
 

@@ -3,30 +3,32 @@ at a steady 30 frames a second from the latest state."""
 
 from __future__ import annotations
 
-import math
 import time
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from engine.history import LossHistory
 from engine.nn import (
     ACTIVATIONS,
     DEFAULT_EPOCHS,
     DEFAULT_LR,
     DEFAULT_SEED,
+    MAX_LR,
     MLP,
+    learning_rate,
+    not_learned,
     predictions,
     train_xor,
 )
@@ -37,35 +39,71 @@ from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import group_box
 
 FRAME_MS = 33  # about 30 frames a second, whatever the training speed
+RISES_NOTE = (
+    "Why the loss sometimes climbs: each epoch steps a fixed η along the gradient. Where "
+    "the valley is narrower than that step (curvature above 2/η), each step overshoots to "
+    "the far wall and the weights zig-zag across it, the loss rising for dozens of epochs "
+    "until they reach a wider part. Long runs can meet such places again: the spikes. A "
+    "smaller η smooths them out.")
 
 
-class ScientificSpinBox(QDoubleSpinBox):
-    """A spin box for numbers spanning many decades, shown as 0.1 or 1e+200; the arrows
-    step on a log scale."""
+def _shown(value: float) -> str:
+    """0.1, 1e-07, 1e+200: short, and exact when typed back in."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)
 
-    def __init__(self, parent=None):
+
+class LearningRateBox(QLineEdit):
+    """A learning rate typed in any float notation (0.1, 1e-7, 2.5E3) and taken only when
+    the typing is committed (Enter, or leaving the box): a half-typed number never
+    changes it. Up and Down step a quarter of a decade. A text that is not a positive
+    finite number up to MAX_LR is refused: the box shows the value in force again and
+    `refused` carries the reason."""
+
+    valueChanged = Signal(float)
+    refused = Signal(str)
+
+    def __init__(self, value: float, parent=None):
         super().__init__(parent)
-        self.setDecimals(12)  # keeps 1e-6 exact; larger values are not rounded further
+        self._value = value
+        self.setText(_shown(value))
+        self.editingFinished.connect(self._commit)
 
-    def textFromValue(self, value: float) -> str:
-        return f"{value:g}"
+    def value(self) -> float:
+        return self._value
 
-    def valueFromText(self, text: str) -> float:
+    def setValue(self, value: float) -> None:
+        """Take `value` (clamped to (0, MAX_LR]) as if it had been typed."""
+        value = min(float(value), MAX_LR)
+        if value > 0:
+            self._take(value)
+
+    def _take(self, value: float) -> None:
+        self.setText(_shown(value))
+        if value != self._value:
+            self._value = value
+            self.valueChanged.emit(value)
+
+    @Slot()
+    def _commit(self) -> None:
+        text = self.text()
+        if text == _shown(self._value):
+            return
         try:
-            return float(text)
-        except ValueError:
-            return self.value()
+            value = learning_rate(text)
+        except ValueError as e:
+            self.setText(_shown(self._value))
+            self.refused.emit(f"Not changed: {e}. It stays {_shown(self._value)}.")
+            return
+        self._take(value)
 
-    def validate(self, text: str, pos: int):
-        try:
-            value = float(text)
-        except ValueError:
-            return QValidator.State.Intermediate, text, pos
-        ok = self.minimum() <= value <= self.maximum()
-        return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
-
-    def stepBy(self, steps: int) -> None:
-        self.setValue(self.value() * 10 ** (steps / 4))
+    def keyPressEvent(self, event) -> None:
+        steps = {Qt.Key.Key_Up: 1, Qt.Key.Key_Down: -1}.get(event.key())
+        if steps is None:
+            super().keyPressEvent(event)
+            return
+        self._commit()
+        self.setValue(self._value * 10 ** (steps / 4))
 
 
 class XorTab(QWidget):
@@ -73,13 +111,13 @@ class XorTab(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.losses: list[float] = []   # every epoch's loss so far
+        self.history = LossHistory()  # the epochs so far: counts, rises, the curve
         self.parameters: tuple[float, ...] | None = None
-        self.rises, self.largest_rise = 0, 0.0
-        self.message = ""
+        self.message = ""   # why training cannot go on (it diverged or failed)
+        self.warning = ""   # what a finished run did not do (learn XOR)
         self._job: ProcessJob | None = None
         self._pausing = False
-        self._started_at = 0.0
+        self._started_at: float | None = None
         self._epochs_at_start = 0
         self._build_controls()
         self._build_views()
@@ -91,11 +129,18 @@ class XorTab(QWidget):
     # -- layout ------------------------------------------------------------------------------
 
     def _build_controls(self) -> None:
-        self.lr = ScientificSpinBox(self)
-        self.lr.setRange(1e-6, 1e300)
-        self.lr.setValue(DEFAULT_LR)
-        self.lr.setToolTip("Learning rate η of plain gradient descent; the arrows step by "
-                           "a quarter of a decade. Try 1e200 with relu to watch it overflow.")
+        self.lr = LearningRateBox(DEFAULT_LR, self)
+        self.lr.setToolTip("Learning rate η of plain gradient descent: any positive number "
+                           f"up to {MAX_LR:g}, e.g. 0.1 or 1e-7, taken when you press Enter "
+                           "or leave the box; Up and Down step by a quarter of a decade. "
+                           "Try 1e200 with relu to watch it overflow.")
+        self.lr_message = QLabel(self)
+        self.lr_message.setObjectName("lr_message")
+        self.lr_message.setWordWrap(True)
+        self.lr_message.setStyleSheet("color: #b91c1c")
+        self.lr_message.hide()
+        self.lr.refused.connect(self._on_lr_refused)
+        self.lr.valueChanged.connect(self._on_lr_changed)
         self.epochs = QSpinBox(self)
         self.epochs.setRange(1, 10_000_000)
         self.epochs.setValue(DEFAULT_EPOCHS)
@@ -104,7 +149,9 @@ class XorTab(QWidget):
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 1_000_000)
         self.seed.setValue(DEFAULT_SEED)
-        self.seed.setToolTip("Seed of the initial weights; the same seed gives the same run")
+        self.seed.setSpecialValueText("0 (the lesson's run)")  # shown at the minimum, 0
+        self.seed.setToolTip("Seed of the initial weights, drawn uniformly from [-1, 1): "
+                             "0 is the lesson's start; the same seed gives the same run")
         self.hidden = QSpinBox(self)
         self.hidden.setRange(1, 8)
         self.hidden.setValue(2)
@@ -133,6 +180,7 @@ class XorTab(QWidget):
     def _build_views(self) -> None:
         form = QFormLayout()
         form.addRow("Learning rate", self.lr)
+        form.addRow(self.lr_message)
         form.addRow("Epochs", self.epochs)
         form.addRow("Seed", self.seed)
         form.addRow("Hidden units", self.hidden)
@@ -166,8 +214,17 @@ class XorTab(QWidget):
         self.loss_curve = plots.loss_curve(self.loss_plot.getPlotItem())
         self.surface_plot = plots.plot_widget(self)
         self.surface_image = plots.decision_surface_items(self.surface_plot.getPlotItem())
+        self.rises_note = QLabel(RISES_NOTE, self)
+        self.rises_note.setObjectName("rises_note")
+        self.rises_note.setWordWrap(True)
+        self.rises_note.setStyleSheet("color: #4b5563")
+        loss_panel = QWidget(self)
+        loss_box = QVBoxLayout(loss_panel)
+        loss_box.setContentsMargins(0, 0, 0, 0)
+        loss_box.addWidget(self.loss_plot, 1)
+        loss_box.addWidget(self.rises_note)
         charts = QHBoxLayout()
-        charts.addWidget(group_box("Loss (sum over the 4 rows, log axis)", self.loss_plot, self))
+        charts.addWidget(group_box("Loss (sum over the 4 rows, log axis)", loss_panel, self))
         charts.addWidget(group_box("Output over the input square: blue ≈ 1, orange ≈ 0; "
                                    "dots: the 4 rows", self.surface_plot, self))
         right = QVBoxLayout()
@@ -186,7 +243,7 @@ class XorTab(QWidget):
 
     @property
     def epoch(self) -> int:
-        return len(self.losses)
+        return self.history.epochs
 
     def _config(self) -> tuple[float, int, int, str]:
         return self.lr.value(), self.seed.value(), self.hidden.value(), \
@@ -200,7 +257,7 @@ class XorTab(QWidget):
         _, seed, hidden, activation = self._config()
         model = MLP((2, hidden, 1), activation, seed)
         self.parameters = tuple(p.data for p in model.parameters())
-        self.losses, self.rises, self.largest_rise, self.message = [], 0, 0.0, ""
+        self.history, self.message, self.warning = LossHistory(), "", ""
         self._rate = ""
         self._draw()
 
@@ -214,11 +271,12 @@ class XorTab(QWidget):
         left = self.epochs.value() - self.epoch
         if self.running or left <= 0 or self.message:
             return
+        self.warning = ""
         lr, seed, hidden, activation = self._config()
         self._job = ProcessJob("engine.nn", "train_xor", epochs=left, lr=lr, seed=seed,
                                hidden=hidden, activation=activation, start=self.parameters)
         self._pausing = False
-        self._started_at, self._epochs_at_start = time.perf_counter(), self.epoch
+        self._started_at = None  # set by the first records: the child takes a while to start
         self.timer.start()
         self.status.emit("Training XOR…")
         self._update_buttons()
@@ -256,16 +314,17 @@ class XorTab(QWidget):
         elif self._pausing:
             text = f"Paused at epoch {self.epoch:,}."
         else:
-            text = f"Training finished at epoch {self.epoch:,}."
+            _, _, hidden, activation = self._config()
+            self.warning = not_learned(self.parameters, hidden, activation)
+            # the status bar gets the verdict; the why is under the counters
+            verdict = self.warning.split(";")[0].split(". ")[0].rstrip(".")
+            text = f"Training finished at epoch {self.epoch:,}" + (
+                f", but {verdict} (see under the counters)." if self.warning else ".")
         self.status.emit(text)
         self._draw()
 
-    def _absorb(self, losses: list[float], latest) -> None:
-        for loss in losses:
-            if self.losses and math.isfinite(loss) and loss > self.losses[-1]:
-                self.rises += 1
-                self.largest_rise = max(self.largest_rise, loss - self.losses[-1])
-            self.losses.append(loss)
+    def _absorb(self, losses, latest) -> None:
+        self.history.extend(losses)
         if latest is not None:
             if latest.diverged:
                 self.message = (f"Training stopped at epoch {self.epoch:,}: the loss is no "
@@ -278,6 +337,9 @@ class XorTab(QWidget):
         job = self._job
         if job is not None:
             records = job.drain()
+            if records and self._started_at is None:
+                self._started_at = time.perf_counter()
+                self._epochs_at_start = self.epoch + len(records)
             if records:
                 self._absorb([r.loss for r in records], records[-1])
             if job.finished:
@@ -289,26 +351,40 @@ class XorTab(QWidget):
 
     def _draw(self) -> None:
         _, _, hidden, activation = self._config()
-        plots.update_loss_curve(self.loss_curve, self.losses, self.epochs.value())
+        plots.show_loss_points(self.loss_curve, *self.history.points(),
+                               max(self.epochs.value(), self.epoch))
         plots.update_decision_surface(self.surface_image, self.parameters, hidden, activation)
         self.network.set_parameters(self.parameters, hidden)
         self.predictions.set_rows(predictions(self.parameters, hidden, activation))
-        if self.running:
+        if self.running and self._started_at is not None:
             elapsed = time.perf_counter() - self._started_at
             if elapsed > 0.2:
                 self._rate = f"{(self.epoch - self._epochs_at_start) / elapsed:,.0f}"
         rate = self._rate
-        last = self.losses[-1] if self.losses else None
+        last = self.history.last
         transitions = max(0, self.epoch - 1)
         self.counters.setText(
             f"<b>epoch</b> {self.epoch:,} &nbsp; <b>loss</b> "
             f"{'—' if last is None else f'{last:.6f}'}<br>"
             f"<b>epochs/s</b> {rate or '—'}<br>"
-            f"<b>rises</b> {self.rises:,} of {transitions:,} transitions, largest "
-            f"{self.largest_rise:.6f}"
+            f"<b>rises</b> {self.history.rises:,} of {transitions:,} transitions, largest "
+            f"{self.history.largest_rise:.6f}"
             + (f"<br><span style='color:#b91c1c'>{self.message}</span>" if self.message
+               else "")
+            + (f"<br><span style='color:#b45309'>{self.warning}</span>" if self.warning
                else ""))
         self._update_buttons()
+
+    @Slot(str)
+    def _on_lr_refused(self, text: str) -> None:
+        self.lr_message.setText(text)
+        self.lr_message.show()
+        self.status.emit(text)
+
+    @Slot(float)
+    def _on_lr_changed(self, value: float) -> None:
+        self.lr_message.hide()
+        self.status.emit(f"Learning rate {value:g}: used from the next Start or Step.")
 
     def _update_buttons(self) -> None:
         running = self.running

@@ -63,6 +63,6 @@ def test_relu_branch_gradient_is_zero():
 
 
 def test_training_without_zero_grad_goes_astray():
-    right = list(train_xor(1000))[-1].loss
-    wrong = list(train_xor(1000, zero_grad=False))[-1].loss
+    right = list(train_xor(1500))[-1].loss
+    wrong = list(train_xor(1500, zero_grad=False))[-1].loss
     assert right < 0.01 < wrong

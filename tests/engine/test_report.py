@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.report import EXACT, MEASURED, compute, to_markdown
+from engine.report import EXACT, KNOWN, MEASURED, compute, to_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,11 +32,23 @@ def test_the_seeds_headline_figures_are_there(data):
     assert ours[("Gradients accumulate", "a = 3; b = a + a: ∂/∂a with = instead of +=")] == "1.0"
 
 
-def test_measured_rows_are_marked_and_explained(data):
+def test_the_xor_rows_are_exact_but_one_known_difference(data):
     xor = next(s for s in data.sections if s.title.startswith("Train a network"))
-    assert all(r.kind == MEASURED for r in xor.rows[:-1])
-    assert "initial weights" in xor.note
-    assert xor.rows[-1].ours == "yes"  # XOR is learned: an exact claim
+    rows = {r.what: r for r in xor.rows}
+    exact = [r for r in xor.rows if r.kind == EXACT]
+    assert [r.what for r in exact][:6] == [f"loss at epoch {e}" for e in
+                                           (1, 100, 500, 1000, 2000, 3000)]
+    assert [r.ours for r in exact] == ["1.766174", "0.938014", "0.729389", "0.461485",
+                                       "0.001065", "0.000541", "+0.0003", "+0.9824",
+                                       "+0.9848", "+0.0001", "27 of 2,999", "yes"]
+    assert all(r.verdict == "matches" for r in exact)
+    largest = rows["largest single rise"]
+    assert (largest.kind, largest.lesson, largest.ours) == (KNOWN, "0.010974", "0.010852")
+    assert largest.verdict == "differs, see below"
+    assert data.known_differences == [largest]
+    assert "default_rng(0).uniform(-1, 1, 9)" in xor.note and "24 orders" in xor.note
+    assert not any(r.kind == MEASURED for r in xor.rows)
+    assert "1 known difference (explained in its section)" in to_markdown(data)
 
 
 def test_markdown_escapes_pipes_and_links_figures(data):

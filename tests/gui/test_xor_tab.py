@@ -2,7 +2,11 @@
 
 import math
 
-from engine.nn import train_xor
+import numpy as np
+from PySide6.QtCore import Qt
+
+from engine.history import LossHistory
+from engine.nn import DEFAULT_LR, train_xor
 from gui.jobs import process_job, threads
 
 
@@ -32,7 +36,14 @@ def test_pause_step_and_resume_give_the_uninterrupted_run(window, qtbot):
     qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
     assert tab.epoch == total
     reference = list(train_xor(epochs=total))
-    assert tab.losses == [r.loss for r in reference]
+    expected = LossHistory()
+    expected.extend([r.loss for r in reference])
+    assert tab.history.last == reference[-1].loss
+    assert (tab.history.rises, tab.history.largest_rise) == (expected.rises,
+                                                             expected.largest_rise)
+    x, y = tab.loss_curve.getOriginalDataset()
+    assert x.tolist() == expected.points()[0].tolist()  # the same curve, point for point
+    assert y.tolist() == expected.points()[1].tolist()
     assert tab.parameters == reference[-1].parameters
     assert f"epoch</b> {total:,}" in tab.counters.text()
     shown = tab.predictions.column_texts(1)
@@ -46,7 +57,9 @@ def test_reset_and_reseed(window, qtbot):
     assert tab.epoch == 2
     start = tab.parameters
     tab.buttons["reset"].click()
-    assert tab.epoch == 0 and tab.losses == []
+    assert tab.epoch == 0 and tab.history.last is None
+    assert tab.seed.value() == 0 and tab.seed.text() == "0 (the lesson's run)"
+    assert list(tab.parameters) == np.random.default_rng(0).uniform(-1, 1, 9).tolist()
     seed = tab.seed.value()
     tab.buttons["reseed"].click()
     assert tab.seed.value() == seed + 1
@@ -83,3 +96,74 @@ def test_closing_mid_training_ends_the_worker(qtbot):
     w.close()
     assert not w.xor_tab.running
     assert not threads.running() and not process_job.running()
+
+
+def test_the_plot_gets_a_bounded_number_of_points_however_long_the_run(window, qtbot):
+    # issue 17, defect 6: every frame redrew the whole history (5,000,000 points)
+    tab = open_xor(window, qtbot)
+    epochs = 1_000_000
+    losses = 1.0 + 0.5 * np.sin(np.arange(epochs) / 5000.0)
+    losses[777_777] = 50.0  # a spike must survive the decimation at its own epoch
+    tab.epochs.setValue(epochs)
+    tab._absorb(losses.tolist(), None)
+    tab._draw()
+    x, y = tab.loss_curve.getOriginalDataset()
+    assert len(x) <= 4096
+    assert (777_778.0, 50.0) in zip(x.tolist(), y.tolist())
+    assert x[0] == 1.0 and x[-1] == epochs
+    assert f"epoch</b> {epochs:,}" in tab.counters.text()
+
+
+def _type_rate(qtbot, tab, text):
+    tab.lr.clear()
+    qtbot.keyClicks(tab.lr, text)
+
+
+def test_the_learning_rate_is_taken_only_when_committed(window, qtbot):
+    # issue 17, defect 9: "1e-7" + Enter gave 1.0, "1e400" gave 1e40
+    tab = open_xor(window, qtbot)
+    taken = []
+    tab.lr.valueChanged.connect(taken.append)
+    _type_rate(qtbot, tab, "1e-7")
+    assert tab.lr.value() == DEFAULT_LR and taken == []  # typing alone changes nothing
+    qtbot.keyClick(tab.lr, Qt.Key.Key_Return)
+    assert tab.lr.value() == 1e-7 and taken == [1e-7]
+    assert tab.lr.text() == "1e-07" and tab.lr_message.isHidden()
+    for bad, why in (("1e400", "must be a finite number, not '1e400'"),
+                     ("nan", "must be a number, not 'nan'"),
+                     ("-1", "must be positive, not '-1'"), ("0", "must be positive"),
+                     ("1e308", "must be at most 1e+300"), ("0.1x", "must be a number")):
+        _type_rate(qtbot, tab, bad)
+        qtbot.keyClick(tab.lr, Qt.Key.Key_Return)
+        assert tab.lr.value() == 1e-7, bad
+        assert tab.lr.text() == "1e-07"
+        assert not tab.lr_message.isHidden()
+        assert why in tab.lr_message.text() and "It stays 1e-07." in tab.lr_message.text()
+    assert taken == [1e-7]
+    _type_rate(qtbot, tab, "x" * 10_000)
+    qtbot.keyClick(tab.lr, Qt.Key.Key_Return)
+    assert len(tab.lr_message.text()) < 250  # the text is quoted, 80 characters at most
+    _type_rate(qtbot, tab, "2.5E-3")
+    tab.lr.clearFocus()  # leaving the box commits too
+    tab.lr.editingFinished.emit()
+    assert tab.lr.value() == 0.0025 and tab.lr_message.isHidden()
+    qtbot.keyClick(tab.lr, Qt.Key.Key_Up)
+    assert tab.lr.value() == 0.0025 * 10 ** 0.25
+
+
+def test_a_run_that_does_not_learn_ends_with_a_warning(window, qtbot):
+    tab = open_xor(window, qtbot)
+    tab.activation.setCurrentText("relu")
+    tab.lr.setValue(100)
+    tab.epochs.setValue(300)
+    messages = []
+    tab.status.connect(messages.append)
+    tab.buttons["start"].click()
+    qtbot.waitUntil(lambda: not tab.running, timeout=30_000)
+    assert tab.predictions.column_texts(1) == ["+0.0000"] * 4
+    assert messages[-1] == ("Training finished at epoch 300, but XOR is not learned: 2 of 4 "
+                            "predictions are on the wrong side of 0.5 (see under the "
+                            "counters).")
+    assert "whatever the input" in tab.counters.text()
+    tab.buttons["reset"].click()
+    assert tab.warning == "" and "not learned" not in tab.counters.text()
