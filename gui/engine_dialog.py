@@ -373,7 +373,7 @@ def open_dialog(window) -> EngineCheckDialog:
 def show_case(window, replay: dict, engine_name: str) -> None:
     """Load a failing case into the window's Graph tab, stepped by the user's engine."""
     note = window.session.load_recorded(replay, engine_name)
-    window.editor.set_text(replay["text"])
+    window.editor.replace_text(replay["text"])  # Ctrl+Z brings back what was there
     window.editor.clear_error()
     window.tabs.setCurrentIndex(0)
     window.graph_tab.focus_graph()

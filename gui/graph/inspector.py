@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import html
+import math
 
 from PySide6.QtWidgets import QTextBrowser
 
 from engine.explain import display_name, expression, formula, number, roundoff, rule_text
-from engine.numbers import ROUNDOFF_OF_SUM, exact, product
+from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 
@@ -32,8 +33,11 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     else:
         rows += _with_roundoff("gradient", node.grad, _cancelled_paths(node.grad, received))
     if tf_grad is not None:
-        rows.append(("tf.GradientTape", f"{exact(tf_grad)} (the whole backward pass, in "
-                     f"TensorFlow; difference {abs(tf_grad - stepper.final_grad(node)):.1e})"))
+        difference = abs(tf_grad - stepper.final_grad(node))
+        said = (f"{difference:.1e}" if math.isfinite(difference) else
+                "not computable: " + not_finite(difference))
+        rows.append(("tf.GradientTape", f"{_exact(tf_grad)} (the whole backward pass, in "
+                     f"TensorFlow; difference {said})"))
     parts = ["<table cellspacing='4'>"]
     parts += [f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows]
     parts.append("</table>")
@@ -61,11 +65,16 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     return "".join(parts)
 
 
+def _exact(x: float) -> str:
+    """Every digit, or what an infinite or not-a-number value means."""
+    return not_finite(x) or exact(x)
+
+
 def _with_roundoff(what: str, x: float, why: str) -> list[tuple[str, str]]:
     """The row for a value or gradient: every digit it has, or '≈ 0' with them and a
     row saying why."""
     if not why:
-        return [(what, exact(x))]
+        return [(what, _exact(x))]
     return [(what, f"≈ 0 (exactly {exact(x)})"), ("why ≈ 0", html.escape(why))]
 
 

@@ -3,6 +3,8 @@ current program checked against TensorFlow."""
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
@@ -15,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.checks import step_size_errors
-from engine.numbers import count, number
+from engine.numbers import count, not_finite, number
 from engine.numbers import exact as exact_digits
 from engine.reference import reference_derivative
 from engine.rules import rule_errors
@@ -30,11 +32,13 @@ MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 
 
 def sci(x) -> str:
-    return "—" if x is None else ("0" if x == 0 else f"{x:.2e}")
+    if x is None:
+        return "—"
+    return "0" if x == 0 else (not_finite(x) or f"{x:.2e}")
 
 
 def num(x) -> str:
-    return "—" if x is None else number(x, 8)
+    return "—" if x is None else (not_finite(x) or number(x, 8))
 
 
 WHY = ("These errors belong to the central difference, not to the engine: with a step of "
@@ -212,9 +216,14 @@ class RulesTab(ProgramTab):
         elif checker.message:
             self.tf_status.setText(checker.message)
         elif checker.generation == self.session.generation:
-            worst_diff = max((r.difference for r in checker.rows), default=0.0)
+            differences = [r.difference for r in checker.rows]
+            finite = [d for d in differences if math.isfinite(d)]
+            worst = sci(max(finite, default=0.0))
+            if len(finite) < len(differences):
+                worst += (f"; {len(differences) - len(finite)} not computable (a gradient "
+                          "overflowed: not a finite number)")
             self.tf_status.setText(f"{count(len(checker.rows), 'input')}; largest difference "
-                                   f"{worst_diff:.2e}.")
+                                   f"{worst}.")
         else:
             self.tf_status.setText("Press the button to check this program.")
         self.tf_table.set_rows(checker.rows if checker.generation == self.session.generation

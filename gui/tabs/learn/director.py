@@ -88,7 +88,7 @@ class Director:
 
     def open_text(self, text: str, engine=None) -> None:
         self.set_engine(engine)
-        self.window.editor.set_text(text)
+        self.window.editor.replace_text(text)  # Ctrl+Z brings back what was there
         self.window.file_path = None
         self.window.build(text)
         self.window._set_title()
