@@ -384,3 +384,30 @@ def test_counting_the_passes_can_be_cancelled(qtbot):
     assert not ex.running and ex.result is None
     assert ex.feedback.plain == "Cancelled." and ex.start.isEnabled()
     assert not ex.is_solved
+
+
+def test_a_new_check_clears_the_old_rules_gradients(window, qtbot):
+    tab = open_learn(window, qtbot, "engine")
+    ex = tab.exercises["multiply"]
+    ex.da.setText("a")
+    ex.db.setText("b")
+    ex.check.click()
+    ex.run.click()
+    assert ex.engine_note.verdict == "wrong"
+    assert "w1 -1 (should be -2)" in ex.engine_note.plain
+
+    ex.da.setText("b")
+    ex.db.setText("a")
+    ex.check.click()
+    assert ex.feedback.verdict == "right"
+    assert ex.feedback.plain.startswith("Right at all 12 points")
+    # the swapped rule's red gradients no longer stand under the green verdict
+    assert ex.engine_note.plain == "" and ex.engine_note.verdict == ""
+    assert ex.engine_note.text() == ""
+
+    # the neuron is stepped with the rule as typed, checked again first
+    ex.da.setText("a")
+    ex.db.setText("b")
+    ex.run.click()
+    assert ex.feedback.verdict == "wrong" and ex.engine_note.verdict == "wrong"
+    assert "w1 -1 (should be -2)" in ex.engine_note.plain

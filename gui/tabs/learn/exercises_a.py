@@ -79,6 +79,8 @@ class MultiplyExercise(Exercise):
 
     @Slot()
     def check_rule(self) -> bool:
+        # what the neuron gave with the rule checked before no longer applies
+        self.engine_note.clear()
         result = check_multiply_rule(self.da.text(), self.db.text())
         if result.error:
             self.rule = None
@@ -105,7 +107,9 @@ class MultiplyExercise(Exercise):
 
     @Slot()
     def step_neuron(self) -> None:
-        if self.rule is None and not self.check_rule() and self.rule is None:
+        # the rule as typed now, so that the verdict above and the note below agree
+        self.check_rule()
+        if self.rule is None:
             return
         program = parse((PRESETS / NEURON).read_text(encoding="utf-8"))
         yours = gradients_with(program, self.rule)
