@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QLabel
 from engine.learn.code_export import script
 from engine.learn.multiply_rule import LearnerMultiplyRule
 from engine.tensorflow_check import GradientRow
+from gui.graph.inspector import describe_node
 from gui.tabs.learn import gradient_step
 from gui.tabs.learn.content import QUESTIONS, SECTIONS
 from gui.tabs.learn.tab import LearnTab
@@ -411,3 +412,31 @@ def test_a_new_check_clears_the_old_rules_gradients(window, qtbot):
     ex.run.click()
     assert ex.feedback.verdict == "wrong" and ex.engine_note.verdict == "wrong"
     assert "w1 -1 (should be -2)" in ex.engine_note.plain
+
+
+def test_the_inspector_shows_the_local_derivative_the_learners_rule_used(window, qtbot):
+    tab = open_learn(window, qtbot, "engine")
+    ex = tab.exercises["multiply"]
+    ex.da.setText("a")
+    ex.db.setText("b")
+    ex.check.click()
+    ex.run.click()
+    # stopped at the first wrong step, w2*x2's rule: the inspector and the edge agree
+    w2x2 = window.session.stepper.current.node
+    assert w2x2.op == "*" and w2x2.parents[0].label == "w2"
+    text = window.inspector.toPlainText()
+    assert ("d(w2 * x2)/dw2 = -0.3 by your multiply rule (right: d(w2 * x2)/dw2 = x2 = 2)"
+            in text)
+    assert ("d(w2 * x2)/dx2 = 2 by your multiply rule (right: d(w2 * x2)/dx2 = w2 = -0.3)"
+            in text)
+    assert "d(w2 * x2)/dw2 = x2 = 2\n" not in text + "\n"  # never the right one alone
+    assert window.graph_tab.scene.edge_item(w2x2, 0).label == "-0.3 × (-2)\n= 0.6\nright: 2"
+
+    # the correct engine on the same graph: the rule as recorded, nothing beside it
+    window.graph_tab.bug.setCurrentIndex(window.graph_tab.bug.findData(None))
+    window.session.run_to_end()
+    window.graph_tab.scene.clearSelection()
+    node = next(v for v in window.session.program.values
+                if v.op == "*" and v.parents[0].label == "w2")
+    html = describe_node(node, window.session.stepper, "intermediate")
+    assert "<code>d(w2 * x2)/dw2 = x2 = 2</code>" in html and "right:" not in html
