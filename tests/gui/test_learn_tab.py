@@ -440,3 +440,17 @@ def test_the_inspector_shows_the_local_derivative_the_learners_rule_used(window,
                 if v.op == "*" and v.parents[0].label == "w2")
     html = describe_node(node, window.session.stepper, "intermediate")
     assert "<code>d(w2 * x2)/dw2 = x2 = 2</code>" in html and "right:" not in html
+
+
+def test_applying_the_step_fits_the_graph_so_the_new_loss_shows(window, qtbot):
+    # a width at which the neuron, at the size its text is readable, is wider than the view
+    window.resize(1600, 900)
+    tab = open_learn(window, qtbot, "neuron")
+    tab.exercises["step"].apply.click()
+    assert window.tabs.currentWidget() is window.graph_tab
+    view, scene = window.graph_tab.view, window.graph_tab.scene
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    loss = scene.value_item_of(window.session.program.output)
+    assert loss.texts()[:2] == ("loss", "value = 0.02767")
+    assert visible.contains(loss.sceneBoundingRect())  # not cut at the right edge
+    assert visible.contains(scene.graph_rect())

@@ -60,8 +60,13 @@ class Director:
         tabs = self.window.tabs
         tabs.setCurrentWidget(self.window.lazy_tabs.tab(title))
 
-    def show_graph(self) -> None:
+    def show_graph(self, whole: bool = False) -> None:
+        """Bring the Graph tab forward, the keyboard on the graph. With `whole`, fit
+        the whole graph in view, even below the size it is readable at (as after a
+        gradient step, where what matters is the new output at the right end)."""
         self.window.tabs.setCurrentWidget(self.window.graph_tab)
+        if whole:
+            self.window.graph_tab.view.fit()
         self.window.graph_tab.focus_graph()
 
     def set_engine(self, engine) -> None:

@@ -107,7 +107,7 @@ class StepExercise(Exercise):
         if step is None:
             return None
         self.director.session.run_to_end()
-        self.director.show_graph()
+        self.director.show_graph(whole=True)  # the loss, at the right end, in view
         self.loss.right(f"Applied: w1 = {number(step.after['w1'])}, w2 = "
                         f"{number(step.after['w2'])}, b = {number(step.after['b'])}; the "
                         f"loss fell from {number(step.loss_before)} to "
