@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from engine.numbers import ROUNDOFF_OF_SUM, agrees, number
+from engine.numbers import ROUNDOFF_OF_SUM, agrees, number, scientific
 from engine.numbers import operand as bracketed
 from engine.value import Value
 
@@ -292,7 +292,7 @@ def _cancelled(node: Value, scale: float) -> str:
     else:
         sum_text = formula(node)
     return (f"round-off, read it as 0: {sum_text} cancel to within "
-            f"{abs(node.data) / scale:.1e} of their size, the error left by rounding "
+            f"{scientific(abs(node.data) / scale, 2)} of their size, the error left by rounding "
             f"decimals to binary")
 
 

@@ -15,7 +15,7 @@ from engine.explain import (
     rule_text,
     used_rule_text,
 )
-from engine.numbers import ROUNDOFF_OF_SUM, exact, product
+from engine.numbers import ROUNDOFF_OF_SUM, exact, product, scientific
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 
@@ -42,8 +42,9 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     else:
         rows += _with_roundoff("gradient", node.grad, _cancelled_paths(node.grad, received))
     if tf_grad is not None:
+        difference = scientific(abs(tf_grad - stepper.final_grad(node)), 2)
         rows.append(("tf.GradientTape", f"{exact(tf_grad)} (the whole backward pass, in "
-                     f"TensorFlow; difference {abs(tf_grad - stepper.final_grad(node)):.1e})"))
+                     f"TensorFlow; difference {difference})"))
     parts = ["<table cellspacing='4'>"]
     parts += [f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows]
     parts.append("</table>")
@@ -123,7 +124,7 @@ def _cancelled_paths(grad: float, received) -> str:
     if abs(grad) > ROUNDOFF_OF_SUM * scale:
         return ""
     return (f"round-off, read it as 0: the paths' contributions cancel to within "
-            f"{abs(grad) / scale:.1e} of their size")
+            f"{scientific(abs(grad) / scale, 2)} of their size")
 
 
 class Inspector(QTextBrowser):

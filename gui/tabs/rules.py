@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.checks import step_size_errors
-from engine.numbers import count, number
+from engine.numbers import count, number, scientific
 from engine.numbers import exact as exact_digits
 from engine.reference import reference_derivative
 from engine.rules import rule_errors
@@ -30,7 +30,7 @@ MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 
 
 def sci(x) -> str:
-    return "—" if x is None else ("0" if x == 0 else f"{x:.2e}")
+    return "—" if x is None else scientific(x)
 
 
 def num(x) -> str:
@@ -174,12 +174,12 @@ class RulesTab(ProgramTab):
         valid = [r for r in rows if r.error is not None]
         best = min(valid, key=lambda r: r.error) if valid else None
         best_text = (f"The best step, h = {best.h:.0e}, still leaves an error of "
-                     f"{best.error:.1e}. " if best else "")
+                     f"{scientific(best.error, 2)}. " if best else "")
         error = abs(ours - exact)
         self.step_note.setText(
             f"<span style='color:#2563eb'>●—</span> the central difference's error for each "
             f"step h; <span style='color:#dc2626'>- -</span> autodiff's error, "
-            f"{'exactly 0' if error == 0 else f'{error:.1e}'}, the same for every h (it has "
+            f"{'exactly 0' if error == 0 else scientific(error, 2)}, the same for every h (it has "
             f"no step). {best_text}Large steps suffer truncation error, small ones "
             f"round-off. Exact d{program.output_name}/d{name} = {exact_digits(exact)}, from "
             "50-digit arithmetic.")
@@ -212,7 +212,7 @@ class RulesTab(ProgramTab):
         elif checker.generation == self.session.generation:
             worst_diff = max((r.difference for r in checker.rows), default=0.0)
             self.tf_status.setText(f"{count(len(checker.rows), 'input')}; largest difference "
-                                   f"{worst_diff:.2e}.")
+                                   f"{scientific(worst_diff)}.")
         else:
             self.tf_status.setText("Press the button to check this program.")
         self.tf_table.set_rows(checker.rows if checker.generation == self.session.generation

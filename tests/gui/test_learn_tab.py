@@ -244,9 +244,9 @@ def test_exercise_5_scripts_beside_the_tensorflow_check(window, qtbot):
     checker.message = ""
     checker.changed.emit()
     assert ex.results.verdict == "right"
-    assert "2 gradients, largest difference from ours 0.00e+00" in ex.results.plain
+    assert "2 gradients, largest difference from ours 0." in ex.results.plain
     assert "<td>w2</td><td align='right'>-4.0</td><td align='right'>-4.0</td>" \
-        in ex.table.text()
+        "<td align='right'>0</td>" in ex.table.text()
     checker.rows = [GradientRow("w1", -2.0, -2.5, 0.5)]
     checker.changed.emit()
     assert ex.results.verdict == "wrong" and "1 gradient, largest difference from ours 5.00e-01" \
@@ -454,3 +454,15 @@ def test_applying_the_step_fits_the_graph_so_the_new_loss_shows(window, qtbot):
     assert loss.texts()[:2] == ("loss", "value = 0.02767")
     assert visible.contains(loss.sceneBoundingRect())  # not cut at the right edge
     assert visible.contains(scene.graph_rect())
+
+
+def test_the_lessons_texts_and_quiz_write_zero_as_0(qtbot):
+    tab = LearnTab()
+    qtbot.addWidget(tab)
+    texts = [s.body for s in SECTIONS] + [q.text for q in QUESTIONS] + \
+        [o for q in QUESTIONS for o in q.options] + [q.explanation for q in QUESTIONS]
+    assert not [t for t in texts if "e+00" in t]
+    assert "(difference 0)" in next(s.body for s in SECTIONS if s.key == "tensorflow")
+    assert "so the checks agree to 0 rather than about 1e-7." in QUESTIONS[4].options[0]
+    labels = [w.text() for w in tab.findChildren(QLabel)]
+    assert not [t for t in labels if "e+00" in t]

@@ -20,6 +20,7 @@ from engine import ExpressionError, parse
 from engine.learn import chain_check
 from engine.learn.accumulation import CASES, ENGINES, accumulate
 from engine.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
+from engine.numbers import scientific
 from engine.stepping import gradients_with
 from gui.graph.editor import PRESETS
 from gui.tabs.learn.common import Exercise, Feedback, formula_edit, number
@@ -184,10 +185,11 @@ class ChainExercise(Exercise):
         saturated = chain_check.saturated_check()
         self.saturated = _intro(
             f"Why x = 2 proves nothing: there autodiff gives {saturated.autodiff:.10f} "
-            f"({saturated.autodiff:.1e}), the right formula {saturated.right:.10f}, and a "
-            f"formula that forgets the (3x² + 3) factor {saturated.forgetful:.10f} "
-            f"({saturated.forgetful:.1e}). Where every answer prints as 0, agreeing is no "
-            "evidence: compare where the derivative is not flat.", self)
+            f"({scientific(saturated.autodiff, 2)}), the right formula "
+            f"{saturated.right:.10f}, and a formula that forgets the (3x² + 3) factor "
+            f"{saturated.forgetful:.10f} ({scientific(saturated.forgetful, 2)}). Where every "
+            "answer prints as 0, agreeing is no evidence: compare where the derivative is "
+            "not flat.", self)
         form = QFormLayout()
         form.addRow("y =", self.function)
         form.addRow("dy/dx =", self.derivative)

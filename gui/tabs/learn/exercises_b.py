@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from engine.learn.code_export import FRAMEWORKS, TITLES
 from engine.learn.passes import MAX_N, PassCount, PassProgress
+from engine.numbers import scientific
 from gui.graph.editor import PRESETS
 from gui.jobs.process_job import ProcessJob
 from gui.tabs.learn.common import Exercise, Feedback, monospace, number
@@ -197,10 +198,11 @@ class FrameworksExercise(Exercise):
         verdict = self.results.right if worst <= 1e-12 else self.results.wrong
         n = len(checker.rows)
         verdict(f"tf.GradientTape (float64) on the program in the Graph tab: {n} "
-                f"gradient{'' if n == 1 else 's'}, largest difference from ours {worst:.2e}.")
+                f"gradient{'' if n == 1 else 's'}, largest difference from ours "
+                f"{scientific(worst)}.")
         cells = "".join(
             f"<tr><td>{html.escape(r.name)}</td><td align='right'>{r.ours!r}</td>"
-            f"<td align='right'>{r.tensorflow!r}</td><td align='right'>{r.difference:.2e}"
+            f"<td align='right'>{r.tensorflow!r}</td><td align='right'>{scientific(r.difference)}"
             "</td></tr>" for r in checker.rows)
         self.table.setText("<table cellspacing='0' cellpadding='3'><tr><th align='left'>"
                            "input</th><th>ours</th><th>tf.GradientTape</th><th>difference"
@@ -303,5 +305,5 @@ class PassesExercise(Exercise):
             f"N = {r.n:,}. Forward mode: {r.forward_passes:,} {plural}, "
             f"{r.forward_ms:.3g} ms. Reverse mode: {r.reverse_passes} pass, "
             f"{r.reverse_ms:.3g} ms ({r.ratio:.3g}× cheaper). The two gradients agree to "
-            f"{r.max_difference:.1e}: the difference is cost, not accuracy.")
+            f"{scientific(r.max_difference, 2)}: the difference is cost, not accuracy.")
         self.mark_solved()
