@@ -188,8 +188,18 @@ class EditorPanel(QWidget):
     def text(self) -> str:
         return self.editor.toPlainText()
 
-    def set_text(self, text: str) -> None:
-        self.editor.setPlainText(text)
+    def set_text(self, text: str, undoable: bool = False) -> None:
+        """Replace the program's text. With `undoable` the replacement is one edit that
+        Ctrl+Z in the editor takes back (the app put it there, not the user); otherwise
+        the undo history starts again from `text` (a file opened)."""
+        if undoable and text != self.text():
+            cursor = QTextCursor(self.editor.document())
+            cursor.beginEditBlock()
+            cursor.select(QTextCursor.SelectionType.Document)
+            cursor.insertText(text)
+            cursor.endEditBlock()
+        elif not undoable:
+            self.editor.setPlainText(text)
         self.clear_error()
 
     def show_error(self, error: ExpressionError) -> None:

@@ -76,6 +76,9 @@ def test_show_me_one_hidden_unit_trains_the_xor_network_with_one(window, qtbot):
     xor = window.xor_tab
     assert window.tabs.currentWidget() is xor
     assert xor.hidden.value() == 1 and xor.running
+    assert window.statusBar().currentMessage() == (
+        "Show me: Hidden units is now 1 (it was 2: set it back to learn XOR); training XOR "
+        "with one hidden unit…")
     qtbot.waitUntil(lambda: xor.epoch > 0, timeout=30_000)
     xor.stop()
 
@@ -466,3 +469,59 @@ def test_the_lessons_texts_and_quiz_write_zero_as_0(qtbot):
     assert "so the checks agree to 0 rather than about 1e-7." in QUESTIONS[4].options[0]
     labels = [w.text() for w in tab.findChildren(QLabel)]
     assert not [t for t in labels if "e+00" in t]
+
+
+def test_show_me_says_the_editor_holds_a_new_program_and_ctrl_z_brings_yours_back(
+        window, qtbot):
+    mine = "p = 2.0\nq = p * p\n"
+    window.editor.set_text(mine)
+    window.build(mine)
+    tab = open_learn(window, qtbot)
+    tab.show_buttons["idea"].click()
+    assert window.statusBar().currentMessage() == (
+        "Show me: the editor now holds the lesson's neuron (Ctrl+Z in the editor brings "
+        "your text back).")
+    assert window.editor.text().startswith("# The lesson's neuron")
+    window.editor.editor.undo()  # what Ctrl+Z in the editor does
+    assert window.editor.text() == mine
+    # the same program again: nothing of the user's is replaced, and it says so
+    window.editor.editor.redo()
+    tab.show_buttons["neuron"].click()
+    assert window.statusBar().currentMessage() == (
+        "Show me: the editor holds the lesson's neuron, as it did.")
+    # a Show me on another exercise's program
+    tab.open_section("accumulate")
+    tab.exercises["accumulate"].show_step.click()
+    assert window.statusBar().currentMessage() == (
+        "Show me the step: the editor now holds a = 3.0; b = a + a (Ctrl+Z in the editor "
+        "brings your text back).")
+
+
+def test_ctrl_z_in_the_editor_after_a_show_me(window, qtbot):
+    mine = "p = 2.0\nq = p * p\n"
+    window.editor.set_text(mine)
+    window.build(mine)
+    tab = open_learn(window, qtbot)
+    tab.show_buttons["smallest"].click()
+    assert "ab + a" in window.statusBar().currentMessage()
+    window.editor.editor.setFocus()
+    qtbot.keyClick(window.editor.editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.editor.text() == mine
+
+
+def test_applying_the_step_says_what_the_editor_now_holds(window, qtbot):
+    mine = "p = 2.0\nq = p * p\n"
+    window.editor.set_text(mine)
+    window.build(mine)
+    tab = open_learn(window, qtbot, "neuron")
+    tab.exercises["step"].apply.click()
+    message = window.statusBar().currentMessage()
+    assert message.startswith(
+        "Apply the step: the editor now holds the lesson's neuron after one gradient step "
+        "(Ctrl+Z in the editor: the neuron before the step; again: your text). One "
+        "gradient step at η = 0.1: w1 0.5 → 0.7, w2 -0.3 → 0.1, b 0.1 → 0.3; loss 1 → "
+        "0.0276708.")
+    window.editor.editor.undo()
+    assert "w1 = 0.5; w2 = -0.3; b = 0.1" in window.editor.text()
+    window.editor.editor.undo()
+    assert window.editor.text() == mine

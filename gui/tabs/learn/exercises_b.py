@@ -25,6 +25,7 @@ from gui.jobs.process_job import ProcessJob
 from gui.tabs.learn.common import Exercise, Feedback, monospace, number
 from gui.tabs.learn.director import NEURON
 from gui.tabs.learn.exercises_a import _intro
+from gui.tabs.learn.gradient_step import describe
 
 STEP_ANSWERS = {"w1": 0.7, "w2": 0.1, "b": 0.3}
 STEP_GRADIENTS = {"w1": -2.0, "w2": -4.0, "b": -2.0}
@@ -104,11 +105,17 @@ class StepExercise(Exercise):
         if self.director is None or self.stepper is None:
             return None
         self.director.open_graph(PRESETS / NEURON)
+        replaced = self.director.replaced
         step = self.stepper.apply(0.1, list(STEP_ANSWERS))
         if step is None:
             return None
         self.director.session.run_to_end()
         self.director.show_graph(whole=True)  # the loss, at the right end, in view
+        undo = ("Ctrl+Z in the editor: the neuron before the step; again: your text"
+                if replaced else "Ctrl+Z in the editor brings back the values before")
+        self.director.window.show_status(
+            "Apply the step: the editor now holds the lesson's neuron after one gradient "
+            f"step ({undo}). " + describe(step, "loss"))
         self.loss.right(f"Applied: w1 = {number(step.after['w1'])}, w2 = "
                         f"{number(step.after['w2'])}, b = {number(step.after['b'])}; the "
                         f"loss fell from {number(step.loss_before)} to "

@@ -117,7 +117,7 @@ class GradientStepper(QObject):
                                 f"The step cannot be taken: {e}")
             return None
         text = with_inputs(program, step.after)
-        self.window.editor.set_text(text)
+        self.window.editor.set_text(text, undoable=True)  # Ctrl+Z: the values before
         self.window.build(text)
         self.last = step
         self.window.show_status(describe(step, program.output_name))
