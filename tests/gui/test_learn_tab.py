@@ -525,3 +525,26 @@ def test_applying_the_step_says_what_the_editor_now_holds(window, qtbot):
     assert "w1 = 0.5; w2 = -0.3; b = 0.1" in window.editor.text()
     window.editor.editor.undo()
     assert window.editor.text() == mine
+
+
+def test_exercise_2_plots_nothing_but_a_hint_before_compare(window, qtbot):
+    tab = open_learn(window, qtbot, "chain")
+    ex = tab.exercises["chain"]
+    plot, diff = ex.plot.getPlotItem(), ex.diff_plot.getPlotItem()
+    # no 0-1 axes with a clipped '1.0': no axes at all, and what to do
+    assert ex.hint.isVisible() and ex.hint.toPlainText() == "Type a derivative and press Compare"
+    for item in (plot, diff):
+        assert not item.getAxis("left").isVisible() and not item.getAxis("bottom").isVisible()
+    assert not plot.legend.isVisible()
+    ex.derivative.setText("1/0 +")
+    ex.compare.click()  # not a formula: still nothing to plot
+    assert ex.feedback.verdict == "wrong" and ex.hint.isVisible()
+
+    ex.derivative.setText("1 - tanh(x**3 + 3*x)**2")
+    ex.compare.click()
+    assert not ex.hint.isVisible() and plot.legend.isVisible()
+    for item in (plot, diff):
+        assert item.getAxis("left").isVisible() and item.getAxis("bottom").isVisible()
+    # the range follows the data again (pyqtgraph auto-ranges when it next updates)
+    qtbot.waitUntil(lambda: plot.viewRange()[0][0] <= -3 <= 3 <= plot.viewRange()[0][1],
+                    timeout=5_000)

@@ -27,6 +27,7 @@ from gui.tabs.learn.common import Exercise, Feedback, formula_edit, number
 from gui.tabs.learn.director import NEURON
 
 INTRO_STYLE = "color: #374151;"
+EMPTY_HINT = "Type a derivative and press Compare"
 
 
 def _intro(text: str, parent) -> QLabel:
@@ -182,6 +183,17 @@ class ChainExercise(Exercise):
         self.diff_curve = diff_item.plot([], [], pen=plots.pg.mkPen("#dc2626", width=2))
         self.worst_marker = diff_item.plot([], [], pen=None, symbol="o", symbolSize=9,
                                            symbolBrush="#dc2626")
+        # before the first comparison: no axes (an empty 0-1 range says nothing), a hint
+        self.hint = plots.pg.TextItem(EMPTY_HINT, color="#6b7280", anchor=(0.5, 0.5))
+        item.addItem(self.hint, ignoreBounds=True)
+        self.hint.setPos(0.5, 0.5)
+        for plot_item in (item, diff_item):
+            plot_item.setXRange(0, 1, padding=0)
+            plot_item.setYRange(0, 1, padding=0)
+            plot_item.showGrid(x=False, y=False)
+            for side in ("left", "bottom"):
+                plot_item.hideAxis(side)
+        item.legend.hide()
         saturated = chain_check.saturated_check()
         self.saturated = _intro(
             f"Why x = 2 proves nothing: there autodiff gives {saturated.autodiff:.10f} "
@@ -223,6 +235,7 @@ class ChainExercise(Exercise):
             self.feedback.wrong(f"Cannot compare yet: {e}.")
             return False
         self.comparison = result
+        self._show_axes()
         self.autodiff_curve.setData(result.xs, result.autodiff)
         self.hand_curve.setData(result.xs, result.hand)
         self.diff_curve.setData(result.xs, result.differences)
@@ -245,6 +258,20 @@ class ChainExercise(Exercise):
             return True
         self.feedback.wrong(f"Not the same function: {where}." + skipped)
         return False
+
+
+    def _show_axes(self) -> None:
+        """The plots as they are once there is something to plot (the first time)."""
+        if not self.hint.isVisible():
+            return
+        self.hint.hide()
+        for widget in (self.plot, self.diff_plot):
+            plot_item = widget.getPlotItem()
+            for side in ("left", "bottom"):
+                plot_item.showAxis(side)
+            plot_item.showGrid(x=True, y=False, alpha=0.25)
+            plot_item.enableAutoRange()
+        self.plot.getPlotItem().legend.show()
 
 
 class AccumulateExercise(Exercise):
