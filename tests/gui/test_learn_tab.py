@@ -548,3 +548,49 @@ def test_exercise_2_plots_nothing_but_a_hint_before_compare(window, qtbot):
     # the range follows the data again (pyqtgraph auto-ranges when it next updates)
     qtbot.waitUntil(lambda: plot.viewRange()[0][0] <= -3 <= 3 <= plot.viewRange()[0][1],
                     timeout=5_000)
+
+
+def test_exercise_3s_predictions_are_remembered(qtbot):
+    first = LearnTab(settings=settings())
+    qtbot.addWidget(first)
+    ex = first.exercises["accumulate"]
+    for case, engine, guess in (("a + a", "+=", "2"), ("a * a", "=", "3"),
+                                ("a * a", "+=", "7")):  # the last one wrong
+        ex.case.setCurrentText(case)
+        ex.engine.setCurrentText(engine)
+        ex.prediction.setText(guess)
+        ex.reveal.click()
+    assert ex.score.text() == "Predicted right: 2 of 4 combinations."
+
+    again = LearnTab(settings=settings())
+    qtbot.addWidget(again)
+    ex = again.exercises["accumulate"]
+    assert ex.score.text() == "Predicted right: 2 of 4 combinations."
+    assert ex.right == {("a + a", "+="), ("a * a", "=")}
+    for case, engine, guess in (("a + a", "=", "1"), ("a * a", "+=", "6")):
+        ex.case.setCurrentText(case)
+        ex.engine.setCurrentText(engine)
+        ex.prediction.setText(guess)
+        ex.reveal.click()
+    assert ex.score.text() == "Predicted right: 4 of 4 combinations." and ex.is_solved
+    third = LearnTab(settings=settings())
+    qtbot.addWidget(third)
+    assert third.exercises["accumulate"].score.text() == \
+        "Predicted right: 4 of 4 combinations."
+    assert "accumulate" in third.progress.solved
+
+
+@pytest.mark.parametrize("stored, kept", [
+    ("a + a|+=,banana,a * a|=,a * a|==,|", {("a + a", "+="), ("a * a", "=")}),
+    (["a * a|+=", 3, None], {("a * a", "+=")}),
+    (17, set()), ("", set()), ("a + a", set()),
+])
+def test_bad_predictions_read_back_are_dropped(qtbot, stored, kept):
+    s = settings()
+    s.setValue("learn/predicted", stored)
+    s.sync()
+    tab = LearnTab(settings=settings())
+    qtbot.addWidget(tab)
+    ex = tab.exercises["accumulate"]
+    assert ex.right == kept
+    assert ex.score.text() == f"Predicted right: {len(kept)} of 4 combinations."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -279,10 +279,12 @@ class AccumulateExercise(Exercise):
     see it."""
 
     key = "accumulate"
+    predicted_right = Signal(str, str)  # (case, engine): a combination predicted right
 
-    def __init__(self, director, parent=None):
+    def __init__(self, director, right=(), parent=None):
         super().__init__(director, parent)
-        self.right: set[tuple[str, str]] = set()
+        # the combinations predicted right so far, in this session or before
+        self.right: set[tuple[str, str]] = set(right)
         self.case = QComboBox(self)
         self.case.addItems(list(CASES))
         self.case.setToolTip("The program: a = 3, then b = a + a or c = a * a")
@@ -334,6 +336,7 @@ class AccumulateExercise(Exercise):
         text = (f"a received {paths}, {how}: its gradient is {number(result.gradient)}.")
         if math.isclose(guess, result.gradient):
             self.right.add((case, engine))
+            self.predicted_right.emit(case, engine)
             self.feedback.right(f"Right, {number(guess)}. " + text)
             ok = True
         else:
