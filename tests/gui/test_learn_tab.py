@@ -77,9 +77,14 @@ def test_show_me_one_hidden_unit_trains_the_xor_network_with_one(window, qtbot):
     assert window.tabs.currentWidget() is xor
     assert xor.hidden.value() == 1 and xor.running
     assert window.statusBar().currentMessage() == (
-        "Show me: Hidden units is now 1 (it was 2: set it back to learn XOR); training XOR "
-        "with one hidden unit…")
+        "Show me: Hidden units is now 1 (it was 2); training XOR with one hidden unit…")
     qtbot.waitUntil(lambda: xor.epoch > 0, timeout=30_000)
+    # the run's verdict replaces the message within a second: it keeps the note
+    qtbot.waitUntil(lambda: not xor.running, timeout=60_000)
+    assert window.statusBar().currentMessage() == (
+        "Show me: Hidden units is now 1 (it was 2). Training finished at epoch 3,000, but "
+        "XOR is not learned: 1 of 4 predictions are on the wrong side of 0.5 (see under "
+        "the counters).")
     xor.stop()
 
 

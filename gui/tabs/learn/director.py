@@ -40,6 +40,8 @@ class Director:
     def __init__(self, window):
         self.window = window
         self.replaced = False  # whether the last program opened replaced the editor's text
+        self._xor_note = ""  # said again with the XOR run's verdict, which replaces it
+        self._xor_heard = False
 
     @property
     def session(self):
@@ -57,9 +59,14 @@ class Director:
             before = xor.hidden.value()
             xor.hidden.setValue(1)  # resets the run
             xor.start()
-            was = (f" (it was {before}: set it back to learn XOR)" if before != 1 else "")
+            was = f" (it was {before})" if before != 1 else ""
             self.window.show_status(f"Show me: Hidden units is now 1{was}; training XOR "
                                     "with one hidden unit…")
+            # a run of 3,000 epochs ends within a second: its verdict gets the note too
+            self._xor_note = f"Show me: Hidden units is now 1{was}."
+            if not self._xor_heard:
+                xor.status.connect(self._on_xor_status)
+                self._xor_heard = True
             return
         engine = OVERWRITE if action == "overwrite" else None
         note = self.open_graph(PRESETS / PRESET_FOR[action], engine)
@@ -78,6 +85,13 @@ class Director:
             self.session.run_to_end()
         self.show_graph()
         self.window.show_status(f"Show me: {note}.")
+
+    def _on_xor_status(self, text: str) -> None:
+        """The XOR tab's next word after 'Training XOR…' (its verdict, as a rule), with
+        the note of what the Show me changed in front."""
+        if self._xor_note and not text.startswith("Training XOR"):
+            note, self._xor_note = self._xor_note, ""
+            self.window.show_status(f"{note} {text}")
 
     def show_tab(self, title: str) -> None:
         tabs = self.window.tabs
