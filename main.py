@@ -79,8 +79,7 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
 
 
 def _screenshot(args: argparse.Namespace) -> int:
-    from cli.common import read_text
-    from gui.screenshot import render
+    from cli.common import EXIT_CANNOT_WRITE, CommandError, check_output_file, quoted, read_text
 
     if args.expr is not None:
         from engine import parse
@@ -89,35 +88,100 @@ def _screenshot(args: argparse.Namespace) -> int:
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
-        from cli.common import CommandError
+        raise CommandError("--size wants WIDTHxHEIGHT, e.g. 1400x860, "
+                           f"not {quoted(args.size)}") from None
+    check_output_file(args.out)
+    from gui.screenshot import render
 
-        raise CommandError(f"--size wants WIDTHxHEIGHT, e.g. 1400x860, not {args.size!r}") from None
     if not render(args.out, args.tab, args.expr, max(0, args.steps), (width, height)):
-        from cli.common import CommandError
-
-        raise CommandError(f"cannot write {args.out!r}")
+        raise CommandError(f"cannot write {args.out!r}", EXIT_CANNOT_WRITE)
     print(args.out)
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the app or a command; returns the process's exit code."""
-    from cli.common import EXIT_NO_TENSORFLOW, CommandError, fail
+def _not_a_file(path: str) -> str | None:
+    """Why the window must not open `path` (a FIFO, socket, device or folder, which
+    could block or never end), or None. A missing or unreadable file opens the window
+    with the reason shown there instead."""
+    from engine.files import NotARegularFile, check_regular
+
+    try:
+        check_regular(path)
+    except NotARegularFile as e:
+        from cli.common import quoted
+
+        return f"cannot open {quoted(path)}: {e.strerror}"
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush
+    at exit does not fail again (the Python documentation's way with a closed pipe)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """Run a command; every error a user can cause becomes one line on standard error
+    and an exit code (cli.common lists them), never a traceback."""
+    from cli.common import (
+        EXIT_BAD_INPUT,
+        EXIT_CANNOT_WRITE,
+        EXIT_INTERRUPTED,
+        EXIT_NO_TENSORFLOW,
+        EXIT_PIPE_CLOSED,
+        CommandError,
+        fail,
+    )
     from engine import ExpressionError
     from engine.tensorflow_check import TensorFlowUnavailable
 
+    try:
+        code = args.run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # so a full disk or a closed pipe is found here
+        return code
+    except ExpressionError as e:
+        return fail(str(e), EXIT_BAD_INPUT)
+    except CommandError as e:
+        return fail(str(e), e.code)
+    except TensorFlowUnavailable as e:
+        return fail(str(e), EXIT_NO_TENSORFLOW)
+    except BrokenPipeError:
+        _silence_stdout()  # the reader has all it wanted (| head): nothing to say
+        return EXIT_PIPE_CLOSED
+    except UnicodeEncodeError as e:
+        _silence_stdout()
+        return fail(f"cannot print {e.object[e.start:e.end]!a} in the output's encoding "
+                    f"({e.encoding}): set PYTHONIOENCODING=utf-8, or use --json",
+                    EXIT_CANNOT_WRITE)
+    except OSError as e:
+        _silence_stdout()
+        where = f" {e.filename!r}" if e.filename else " the output"
+        return fail(f"cannot write{where}: {e.strerror or e}", EXIT_CANNOT_WRITE)
+    except KeyboardInterrupt:
+        return fail("interrupted", EXIT_INTERRUPTED)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the app or a command; returns the process's exit code."""
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in COMMANDS:
-        args = _command_parser(argv[0]).parse_args(argv[1:])
-        try:
-            return args.run(args)
-        except ExpressionError as e:
-            return fail(str(e), 2)
-        except CommandError as e:
-            return fail(str(e), e.code)
-        except TensorFlowUnavailable as e:
-            return fail(str(e), EXIT_NO_TENSORFLOW)
+        return _run_command(_command_parser(argv[0]).parse_args(argv[1:]))
     args = _window_parser().parse_args(argv)
+    if args.file is not None:
+        refused = _not_a_file(args.file)
+        if refused:
+            from cli.common import EXIT_BAD_INPUT, fail
+
+            return fail(refused, EXIT_BAD_INPUT)
     from gui.app import run
 
     return run(args.file)

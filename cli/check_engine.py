@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 
-from cli.common import CommandError
+from cli.common import CommandError, check_input
 from engine.engine_check import (
     CHECKS,
     DEFAULT_TIMEOUT_S,
@@ -71,8 +70,7 @@ def format_report(report: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not os.path.isfile(args.path):
-        raise CommandError(f"cannot read {args.path!r}: no such file")
+    check_input(args.path)  # a FIFO, device or folder is refused before it is opened
     if not args.timeout > 0:
         raise CommandError("--timeout wants a number of seconds above 0")
     check = CheckRun(args.path, args.class_name, args.timeout)

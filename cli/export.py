@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from cli.common import CommandError, read_text
+from cli.common import EXIT_CANNOT_WRITE, CommandError, check_output_file, read_text
 from engine import parse
 
 FORMATS = ("png", "svg", "json")
@@ -24,16 +24,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the graph; print the output path. CommandError for an unknown extension or
-    a file that cannot be written, ExpressionError for a program with an error."""
+    a file that cannot be written (EXIT_CANNOT_WRITE), ExpressionError for a program
+    with an error."""
     extension = os.path.splitext(args.out)[1].lower().lstrip(".")
     if extension not in FORMATS:
         raise CommandError(f"cannot export to {args.out!r}: the name must end in "
                            + ", ".join("." + f for f in FORMATS))
     text = read_text(args.file)
-    parse(text)  # a bad program is an error here, not a blank picture
+    parse(text)
+    check_output_file(args.out)  # a bad program is an error here, not a blank picture
     from gui.screenshot import export_graph
 
     if not export_graph(args.out, text, max(0, args.steps), args.constants == "nodes"):
-        raise CommandError(f"cannot write {args.out!r}")
+        raise CommandError(f"cannot write {args.out!r}", EXIT_CANNOT_WRITE)
     print(args.out)
     return 0

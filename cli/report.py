@@ -17,6 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        from cli.common import check_output_folder
+
+        check_output_folder(args.out)  # before the work, not after it
     data = None
     for record in build_report(args.quick):
         if isinstance(record, ReportProgress):

@@ -1,5 +1,16 @@
 """The one error a user can cause: a program the engine cannot accept."""
 
+QUOTE_CHARS = 80  # the most of a user's text that a message repeats
+MAX_MESSAGE_CHARS = 400  # a message is read, not scrolled
+
+
+def shorten(text: str, limit: int = QUOTE_CHARS) -> str:
+    """`text` as a message quotes it: at most `limit` characters, the cut marked with
+    '…' and the full length, so a million-character name gives a one-line message."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 1]}… ({len(text):,} characters)"
+
 
 class ExpressionError(Exception):
     """A program outside the language, or one whose numbers cannot be computed.
@@ -9,6 +20,7 @@ class ExpressionError(Exception):
     """
 
     def __init__(self, message: str, line: int = 1, col: int = 1):
+        message = shorten(message, MAX_MESSAGE_CHARS)
         super().__init__(message, line, col)
         self.message = message
         self.line = line

@@ -281,7 +281,8 @@ def _roundoff(node: Value, depth: int) -> str:
     for p in sources:
         if _roundoff(p, depth - 1):
             name = p.label or expression(p, 2)
-            return f"round-off carried from {name} (≈ 0): {formula(node)} is 0 when {name} is"
+            return (f"round-off carried from {name} (≈ 0): {formula(node)} would be 0 if "
+                    f"{name} were exactly 0")
     return ""
 
 

@@ -46,6 +46,16 @@ def scientific(x: float, digits: int = 3) -> str:
     return f"{x:.{digits - 1}e}"
 
 
+def not_finite(x: float) -> str | None:
+    """What an infinite or not-a-number value means, in words (for the inspector and the
+    tables, where a bare 'inf' or 'nan×' would explain nothing); None for a finite one."""
+    if math.isnan(x):
+        return "nan (not a number: an overflow met ∞ − ∞, 0 × ∞ or ∞ ÷ ∞)"
+    if math.isinf(x):
+        return f"{'' if x > 0 else '−'}∞ (overflow: too large for a float)"
+    return None
+
+
 def exact(x: float) -> str:
     """`x` with every digit it has (the shortest text that reads back as the same float),
     in scientific notation from 1e6 up and below 1e-4: '0.1', '-2.0',

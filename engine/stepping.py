@@ -451,3 +451,27 @@ class Stepper:
 
     def run_to_end(self) -> None:
         self.seek(self.total)
+
+
+def gradient_error(program, steps: list[BackwardStep]):
+    """An ExpressionError for the first node whose gradient in the plan `steps` is not a
+    finite number (an overflow: `x = 1e-300; c = 1e200; y = x*c*c` gives dy/dx = 1e400),
+    at that node's place in `program`; None if every gradient is finite. The command
+    line refuses such a program, and so does the window."""
+    from engine.errors import ExpressionError, shorten
+    from engine.explain import expression
+
+    for step in steps:
+        for c in step.contributions:
+            if math.isfinite(c.after) and math.isfinite(c.contribution):
+                continue
+            node = c.parent
+            what = (f"'{shorten(node.label)}'" if node.label
+                    else shorten(expression(node, 2)))
+            try:
+                line, col = program.position(node)
+            except KeyError:  # a constant folded into its operation
+                line, col = program.position(step.node)
+            return ExpressionError(f"the gradient with respect to {what} is too large to "
+                                   "represent (it overflows a float)", line, col)
+    return None

@@ -96,7 +96,14 @@ class Value:
         x = self.data
         # math.pow raises ValueError where ** would return a complex number
         out = math.pow(x, k)
-        local = 0.0 if k == 0.0 else k * math.pow(x, k - 1.0)
+        if k == 0.0:
+            local = 0.0
+        elif abs(k) < 2.0**53:  # k - 1 is exact
+            local = k * math.pow(x, k - 1.0)
+        else:
+            # k is an even integer and k - 1 (odd) rounds back to k: x**(k-1) keeps the
+            # sign of x, and its size is finite and non-zero only where |x| == 1
+            local = k * math.copysign(math.pow(abs(x), k - 1.0), x)
         return _node(out, (self,), "**" + _format_exponent(k), (local,))
 
     def __radd__(self, other) -> Value:

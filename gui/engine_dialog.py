@@ -7,9 +7,10 @@ check's graph opens in the Graph tab, stepped as the user's engine did it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -47,6 +48,12 @@ def _numbers(side: dict | None) -> str:
         return ""
     grads = ", ".join(f"d out/d{n} = {number(g)}" for n, g in side.get("grads", {}).items())
     return f"value {number(side['value'])}; {grads}"
+
+
+def plain(text: str) -> str:
+    """A sentence for the table: `code` marks (kept for the command line's Markdown-like
+    text) become quotes."""
+    return re.sub(r"`([^`]*)`", "‘\\1’", text)
 
 
 def details(record: dict) -> str:
@@ -175,6 +182,12 @@ class EngineCheckDialog(QDialog):
         layout.addWidget(note)
         layout.addWidget(self.status)
         layout.addWidget(self.table, 1)
+        # the selected check's case and numbers, in full
+        self.details = QLabel("Select a check to see its case and its numbers.", self)
+        self.details.setObjectName("check_details")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.details)
         layout.addLayout(bottom)
 
         self._timer = QTimer(self)
@@ -269,10 +282,10 @@ class EngineCheckDialog(QDialog):
         self._show_row(CHECKS.index(name), status, sentence, color, details(record))
 
     def _show_row(self, r: int, status: str, sentence: str, color, tip: str = "") -> None:
-        for c, text in ((1, status), (2, sentence)):
+        for c, text in ((1, status), (2, plain(sentence))):
             item = self.table.item(r, c)
             item.setText(text)
-            item.setToolTip(tip)
+            item.setToolTip(plain(tip))
             item.setForeground(QBrush(color) if color is not None else QBrush())
         self.table.item(r, 0).setForeground(QBrush(color) if color is not None else QBrush())
         self.table.resizeRowToContents(r)
@@ -292,6 +305,8 @@ class EngineCheckDialog(QDialog):
     def _update_buttons(self) -> None:
         name = self._selected()
         record = self._records.get(name) if name else None
+        self.details.setText(f"{name}: {plain(details(record)).replace(chr(10), ' · ')}"
+                             if record else "Select a check to see its case and its numbers.")
         self.graph_button.setEnabled(bool(record and record.get("replay")
                                           and self.report is not None))
 
@@ -358,7 +373,7 @@ def open_dialog(window) -> EngineCheckDialog:
 def show_case(window, replay: dict, engine_name: str) -> None:
     """Load a failing case into the window's Graph tab, stepped by the user's engine."""
     note = window.session.load_recorded(replay, engine_name)
-    window.editor.set_text(replay["text"])
+    window.editor.replace_text(replay["text"])  # Ctrl+Z brings back what was there
     window.editor.clear_error()
     window.tabs.setCurrentIndex(0)
     window.graph_tab.focus_graph()

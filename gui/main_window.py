@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
+from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -17,8 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ExpressionError, parse
+from engine.errors import shorten
 from engine.files import read_program, write_atomic
+from engine.stepping import Stepper, gradient_error
 from gui import engine_dialog
+from gui import settings as remembered_settings
 from gui.graph import export
 from gui.graph.editor import PRESETS, EditorPanel
 from gui.graph.inspector import Inspector
@@ -59,6 +62,15 @@ def default_size() -> tuple[int, int]:
             min(1000, max(860, int(room.height() * 0.9))))
 
 
+def _reason(e: Exception) -> str:
+    """Why a file could not be read or written, in words."""
+    if isinstance(e, ExpressionError):
+        return e.message
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return shorten(str(e))
+
+
 class MainWindow(QMainWindow):
     """The app's window. With `remember=False` it neither reads nor writes settings."""
 
@@ -86,6 +98,8 @@ class MainWindow(QMainWindow):
 
         self.editor = EditorPanel(self)
         self.editor.setMinimumWidth(300)
+        # the title's [*] shows an asterisk while the text has unsaved changes
+        self.editor.editor.document().modificationChanged.connect(self.setWindowModified)
         self.editor_dock = self._dock("Program", "editor_dock", self.editor,
                                       Qt.DockWidgetArea.LeftDockWidgetArea)
         self.inspector = Inspector(self)
@@ -276,31 +290,39 @@ class MainWindow(QMainWindow):
     # -- programs -------------------------------------------------------------------------------
 
     def _restore(self, path: str | None) -> None:
-        text = None
+        text, failed = None, None
         if path is not None:
             try:
                 text = read_program(path)
+                if not text.strip():
+                    raise ExpressionError("the file is empty")
                 self.file_path = Path(path)
             except (OSError, ExpressionError) as e:
-                self.show_status(f"Could not open {path}: {e}")
-        if text is None and self.remember:
-            geometry = self.settings.value("geometry")
-            if isinstance(geometry, QByteArray):
-                self.restoreGeometry(geometry)
-                self.restoreState(self.settings.value("state", QByteArray()))
-            saved = self.settings.value("program")
-            if isinstance(saved, str) and saved.strip():
-                text = saved
-            self.graph_tab.speed.setValue(int(self.settings.value("speed", 4)))
-            as_nodes = self.settings.value("constants_as_nodes", False)
-            self.graph_tab.constants_as_nodes = as_nodes in (True, "true")
-            self.constants_action.setChecked(self.graph_tab.constants_as_nodes)
+                text, failed = None, f"Could not open {shorten(str(path))}: {_reason(e)}."
+        if self.remember:
+            low, high = self.graph_tab.speed.minimum(), self.graph_tab.speed.maximum()
+            saved = remembered_settings.read(self.settings, (low, high))
+            if saved.geometry is not None:
+                self.restoreGeometry(saved.geometry)
+            if saved.state is not None:
+                self.restoreState(saved.state)
+            if text is None:
+                text = saved.program
+            self.graph_tab.speed.setValue(saved.speed)
+            self.graph_tab.constants_as_nodes = saved.constants_as_nodes
+            self.constants_action.setChecked(saved.constants_as_nodes)
+        shown = "your last program" if text is not None else "the lesson's neuron"
         if text is None:
             text = DEFAULT_PROGRAM.read_text(encoding="utf-8")
         self.editor.set_text(text)
         if not self.build(text) and self.session.program is None:
             # keep the user's text and its error on screen, but show a working graph
             self.session.load(parse(DEFAULT_PROGRAM.read_text(encoding="utf-8")))
+        if failed is not None:
+            # stays above the editor until the user edits: never a status that a build's
+            # "Built …" replaces at once
+            self.editor.show_notice(f"{failed} The editor shows {shown} instead.")
+            self.show_status(failed)
         self._set_title()
 
     @Slot(str)
@@ -316,15 +338,27 @@ class MainWindow(QMainWindow):
         self._opening = None
         try:
             program = parse(text)
+            stepper = self._prepare(program)
         except ExpressionError as e:
             self._show_error(e)
             return False
-        self._load(program)
+        self._load(program, stepper)
         return True
 
-    def _load(self, program) -> None:
+    def _prepare(self, program) -> Stepper:
+        """The stepper for `program`; ExpressionError if a gradient overflows (not a
+        finite number), which the window refuses as the command line does."""
+        # a user's replayed engine steps only its own case: a new program gets the
+        # classic bug switched on, or none (as Session.load_prepared decides)
+        stepper = Stepper(program.output, self.session.builtin_pitfall)
+        error = gradient_error(program, stepper.backward_steps)
+        if error is not None:
+            raise error
+        return stepper
+
+    def _load(self, program, stepper: Stepper) -> None:
         self.editor.clear_error()
-        self.session.load(program)
+        self.session.load_prepared(program, stepper)
         self.graph_tab.focus_graph()  # so that Right steps at once
 
     def _build_in_background(self, text: str, opening: Path | None) -> None:
@@ -373,15 +407,20 @@ class MainWindow(QMainWindow):
 
     @Slot(object, object)
     def _on_built(self, program, stepper) -> None:
-        self.graph_tab.set_building(False)
         if program is self.session.program:  # the same program, stepped with a new bug
+            self.graph_tab.set_building(False)
             self.session.load_prepared(program, stepper, self.session.source_name)
             self.graph_tab.focus_graph()
             return
+        error = gradient_error(program, stepper.backward_steps)
+        if error is not None:  # refused as the command line refuses it
+            self._on_build_failed(error)
+            return
+        self.graph_tab.set_building(False)
         if self._opening is not None:
             path, text = self._opening
             self._opening = None
-            self.editor.set_text(text)
+            self.editor.replace_text(text)
             self.file_path = path
             self._set_title()
         self.editor.clear_error()
@@ -397,7 +436,7 @@ class MainWindow(QMainWindow):
         elif opening is not None:
             path, text = opening
             if self._open_anyway(path, error):
-                self.editor.set_text(text)
+                self.editor.replace_text(text)
                 self.file_path = path
                 self._show_error(error)
                 self._set_title()
@@ -410,12 +449,12 @@ class MainWindow(QMainWindow):
         """Ask whether to open a program with an error, to fix it."""
         answer = QMessageBox.question(
             self, "The program has an error",
-            f"{path} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
+            f"{shorten(str(path))} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
             "Open it anyway, to fix it? The graph keeps the last program that built.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
-            self.show_status(f"Did not open {path}; the program is unchanged")
+            self.show_status(f"Did not open {shorten(str(path))}; the program is unchanged")
             return False
         return True
 
@@ -425,7 +464,9 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def open_preset(self, path: str) -> None:
-        self.editor.set_text(Path(path).read_text(encoding="utf-8"))
+        """Load a preset (or a Pitfalls example) as one edit: Ctrl+Z brings back the text
+        it replaced."""
+        self.editor.replace_text(Path(path).read_text(encoding="utf-8"))
         self.file_path = None
         self.build(self.editor.text())
         self._set_title()
@@ -434,14 +475,14 @@ class MainWindow(QMainWindow):
         """Open a program file. A file that cannot be read, is not a program's text, is
         empty or does not parse is refused with a message (a program with an error may be
         opened anyway, to fix it, if the user says so); the editor keeps its text."""
-        try:
+        try:  # a FIFO, socket, device or folder is refused without being opened
             text = read_program(path)
             if not text.strip():
                 raise ExpressionError("the file is empty")
         except (OSError, ExpressionError) as e:
-            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            QMessageBox.warning(self, "Cannot open", f"{path} cannot be opened:\n{reason}")
-            self.show_status(f"Could not open {path}; the program is unchanged")
+            name = shorten(str(path))
+            QMessageBox.warning(self, "Cannot open", f"{name} cannot be opened:\n{_reason(e)}")
+            self.show_status(f"Could not open {name}; the program is unchanged")
             return False
         if len(text) > BACKGROUND_CHARS:
             # parsed once, in the background; the editor and the graph change when it lands
@@ -451,16 +492,17 @@ class MainWindow(QMainWindow):
         self._opening = None
         try:
             program, error = parse(text), None  # parsed once: opening builds this
+            stepper = self._prepare(program)
         except ExpressionError as e:
             program, error = None, e
             if not self._open_anyway(path, e):
                 return False
-        self.editor.set_text(text)
+        self.editor.replace_text(text)  # one edit: Ctrl+Z brings back what was there
         self.file_path = Path(path)
         if program is None:
             self._show_error(error)
         else:
-            self._load(program)
+            self._load(program, stepper)
         self._set_title()
         return True
 
@@ -486,9 +528,11 @@ class MainWindow(QMainWindow):
     def save_to(self, path: Path) -> bool:
         try:
             write_atomic(path, self.editor.text())
-        except OSError as e:
-            QMessageBox.warning(self, "Cannot save", f"{path} cannot be written:\n{e.strerror}")
+        except (OSError, UnicodeEncodeError) as e:
+            QMessageBox.warning(self, "Cannot save",
+                                f"{shorten(str(path))} cannot be written:\n{_reason(e)}")
             return False
+        self.editor.set_saved()
         self.file_path = Path(path)
         self._set_title()
         self.show_status(f"Saved {path}")
@@ -498,8 +542,28 @@ class MainWindow(QMainWindow):
         return self.file_path.parent if self.file_path else Path.home()
 
     def _set_title(self) -> None:
-        name = self.file_path.name if self.file_path else "untitled"
-        self.setWindowTitle(f"{name} — {APP_NAME}")
+        """'name[*] — Autograd Debugger': Qt shows the [*] as '*' while the text has
+        unsaved changes."""
+        name = shorten(self.file_path.name, 60) if self.file_path else "untitled"
+        self.setWindowTitle(f"{name}[*] — {APP_NAME}")
+        self.setWindowModified(self.editor.modified)
+
+    def _may_close(self) -> bool:
+        """Ask before closing on unsaved changes that nothing else keeps: a file's
+        (the remembered program is the editor's text, not the file's) or, when settings
+        are off, any. Save, Discard or Cancel."""
+        if not self.editor.modified or (self.file_path is None and self.remember):
+            return True
+        name = shorten(self.file_path.name, 60) if self.file_path else "The program"
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self, "Unsaved changes", f"{name} has changes that are not saved. Save them?",
+            buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save)
+        if answer == buttons.Cancel:
+            return False
+        if answer == buttons.Save:
+            return self.save()
+        return True
 
     @Slot()
     def export_graph(self, kind: str) -> None:
@@ -585,6 +649,9 @@ class MainWindow(QMainWindow):
                           "and every gradient checked.</p>")
 
     def closeEvent(self, event) -> None:
+        if not self._may_close():
+            event.ignore()
+            return
         self.graph_tab.timer.stop()
         self.program_build.cancel()
         self.graph_tab.stop_layout()
@@ -597,9 +664,7 @@ class MainWindow(QMainWindow):
         threads.stop_all()
         process_job.stop_all()
         if self.remember:
-            self.settings.setValue("geometry", self.saveGeometry())
-            self.settings.setValue("state", self.saveState())
-            self.settings.setValue("program", self.editor.text())
-            self.settings.setValue("speed", self.graph_tab.speed.value())
-            self.settings.setValue("constants_as_nodes", self.graph_tab.constants_as_nodes)
+            remembered_settings.write(self.settings, self.saveGeometry(), self.saveState(),
+                                      self.editor.text(), self.graph_tab.speed.value(),
+                                      self.graph_tab.constants_as_nodes)
         super().closeEvent(event)

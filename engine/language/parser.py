@@ -8,7 +8,7 @@ moment it is parsed, so an error names the token that caused it.
 from __future__ import annotations
 
 from engine._gc import collector_paused
-from engine.errors import ExpressionError
+from engine.errors import ExpressionError, shorten
 from engine.language.program import (
     CONST,
     FUNCTIONS,
@@ -79,7 +79,7 @@ class _Builder:
 def _number(token: Token, lines: Lines, sign: str = "") -> float:
     x = float(sign + token[1])
     if x in (float("inf"), float("-inf")):
-        raise lines.error(f"the number {token[1]} is too large to represent", token)
+        raise lines.error(f"the number {shorten(token[1])} is too large to represent", token)
     return x
 
 
@@ -182,10 +182,10 @@ class _Parser:
         if name in FUNCTIONS:
             raise self.error(f"'{name}' is a function and cannot be assigned to", target)
         if name in self.names:
-            raise self.error(f"'{name}' is already assigned on line {self.assigned_at[name]}; "
-                             "each name is assigned once", target)
+            raise self.error(f"'{shorten(name)}' is already assigned on line "
+                             f"{self.assigned_at[name]}; each name is assigned once", target)
         if rhs[0][0] in (SEP, END):
-            raise self.error(f"nothing after '=': give '{name}' a number or an expression",
+            raise self.error(f"nothing after '=': give '{shorten(name)}' a number or an expression",
                              equals)
         sign = rhs[0][1] if rhs[0][1] in ("+", "-") else ""
         literal = rhs[1:] if sign else rhs
@@ -223,7 +223,7 @@ class _Parser:
                 if build.variable[right]:
                     raise self.error(
                         "the exponent of ** must be a number or arithmetic of numbers, but "
-                        f"this one depends on the input '{build.first_input(right)}'",
+                        f"this one depends on the input '{shorten(build.first_input(right))}'",
                         right_first)
                 index = emit(POW, (left,), build.values[right].data, token)
             else:
@@ -318,10 +318,11 @@ class _Parser:
         name = token[1]
         if tokens[i + 1][1] == "(":
             known = "a name, not a function" if name in self.names else "not a known function"
-            raise self.error(f"'{name}' is {known}; the functions are {', '.join(FUNCTIONS)}",
-                             token)
+            raise self.error(
+                f"'{shorten(name)}' is {known}; the functions are {', '.join(FUNCTIONS)}", token)
         if name not in self.names:
-            raise self.error(f"'{name}' is not defined: assign it first (e.g. {name} = 1.0)",
+            raise self.error(f"'{shorten(name)}' is not defined: assign it first "
+                             f"(e.g. {name if len(name) <= 20 else 'name'} = 1.0)",
                              token)
         return self.names[name]
 
@@ -330,6 +331,7 @@ class _Parser:
         if text == "=":
             return "unexpected '=': a statement assigns one name, as in name = expression"
         if kind == NAME and before[0] == NUM and (text in self.names or text in FUNCTIONS):
-            return (f"unexpected '{text}' after the number {before[1]}: "
-                    f"write {before[1]}*{text} for a product")
+            number, name = shorten(before[1], 30), shorten(text, 30)
+            return (f"unexpected '{name}' after the number {number}: "
+                    f"write {number}*{name} for a product")
         return f"expected an operator or the end of the statement, found {describe(tokens[i])}"

@@ -12,7 +12,7 @@ import bisect
 import re
 import unicodedata
 
-from engine.errors import ExpressionError
+from engine.errors import ExpressionError, shorten
 
 NUM, NAME, OP, SEP, END = "number", "name", "operator", "separator", "end"
 
@@ -58,7 +58,7 @@ def describe(token: Token) -> str:
         return "the end of the program"
     if kind == SEP:
         return "';'" if text == ";" else "the end of the line"
-    return f"'{text}'"
+    return f"'{shorten(text)}'"
 
 
 def describe_char(ch: str) -> str:

@@ -175,12 +175,22 @@ class EditorPanel(QWidget):
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error.setStyleSheet("color: #b91c1c;")
         self.error.hide()
+        # a notice that stays until the user edits (e.g. a file given at start that
+        # could not be opened): a build's status message does not replace it
+        self.notice = QLabel(self)
+        self.notice.setObjectName("notice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice.setStyleSheet("color: #92400e; background: #fef3c7; padding: 4px;")
+        self.notice.hide()
+        self.editor.textChanged.connect(self.notice.hide)
         buttons = QHBoxLayout()
         buttons.addWidget(build)
         buttons.addWidget(presets)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.notice)
         layout.addWidget(self.editor, 1)
         layout.addWidget(self.error)
         layout.addLayout(buttons)
@@ -188,19 +198,41 @@ class EditorPanel(QWidget):
     def text(self) -> str:
         return self.editor.toPlainText()
 
-    def set_text(self, text: str, undoable: bool = False) -> None:
-        """Replace the program's text. With `undoable` the replacement is one edit that
-        Ctrl+Z in the editor takes back (the app put it there, not the user); otherwise
-        the undo history starts again from `text` (a file opened)."""
-        if undoable and text != self.text():
+    def set_text(self, text: str) -> None:
+        """Replace the text as a fresh start: the undo history is cleared and the
+        document counts as unmodified."""
+        self.editor.setPlainText(text)
+        self.editor.document().setModified(False)
+        self.clear_error()
+
+    def replace_text(self, text: str, clean: bool = True) -> None:
+        """Replace the text as one edit that Ctrl+Z undoes, so typed work replaced by a
+        preset, an example or a file is never lost. With `clean` the new text counts as
+        unmodified (undoing makes the document modified again); without, it is an edit
+        of the program like any other (a gradient step's new inputs)."""
+        if text != self.text():
             cursor = QTextCursor(self.editor.document())
             cursor.beginEditBlock()
             cursor.select(QTextCursor.SelectionType.Document)
             cursor.insertText(text)
             cursor.endEditBlock()
-        elif not undoable:
-            self.editor.setPlainText(text)
+            self.editor.moveCursor(QTextCursor.MoveOperation.Start)
+        if clean:
+            self.editor.document().setModified(False)
         self.clear_error()
+
+    @property
+    def modified(self) -> bool:
+        """Whether the text changed since it was last set, replaced or saved."""
+        return self.editor.document().isModified()
+
+    def set_saved(self) -> None:
+        self.editor.document().setModified(False)
+
+    def show_notice(self, text: str) -> None:
+        """A message above the editor that stays until the text is edited."""
+        self.notice.setText(text)
+        self.notice.show()
 
     def show_error(self, error: ExpressionError) -> None:
         self.editor.mark_error(error.line, error.col)

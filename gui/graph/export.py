@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 
 from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath
@@ -109,6 +111,13 @@ def write_scene(scene: QGraphicsScene, path: str) -> bool:
     """Write the whole scene to `path`: .json as graph_records, .svg as a drawing,
     anything else as PNG. Returns False if the file could not be written."""
     lower = path.lower()
+    try:  # a FIFO or a device would block the writer or never hold the file
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
     if lower.endswith(".json"):
         try:
             write_atomic(path, json.dumps(graph_records(scene), ensure_ascii=False) + "\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 
 from PySide6.QtWidgets import QTextBrowser
 
@@ -15,7 +16,7 @@ from engine.explain import (
     rule_text,
     used_rule_text,
 )
-from engine.numbers import ROUNDOFF_OF_SUM, exact, product, scientific
+from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product, scientific
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
 
@@ -42,9 +43,11 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     else:
         rows += _with_roundoff("gradient", node.grad, _cancelled_paths(node.grad, received))
     if tf_grad is not None:
-        difference = scientific(abs(tf_grad - stepper.final_grad(node)), 2)
-        rows.append(("tf.GradientTape", f"{exact(tf_grad)} (the whole backward pass, in "
-                     f"TensorFlow; difference {difference})"))
+        difference = abs(tf_grad - stepper.final_grad(node))
+        said = (scientific(difference, 2) if math.isfinite(difference) else
+                "not computable: " + not_finite(difference))
+        rows.append(("tf.GradientTape", f"{_exact(tf_grad)} (the whole backward pass, in "
+                     f"TensorFlow; difference {said})"))
     parts = ["<table cellspacing='4'>"]
     parts += [f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows]
     parts.append("</table>")
@@ -100,11 +103,16 @@ def _local_derivatives(node: Value, used, engine: str) -> list[str]:
             "right one beside any that differs):</p><ul>", *items, "</ul>"]
 
 
+def _exact(x: float) -> str:
+    """Every digit, or what an infinite or not-a-number value means."""
+    return not_finite(x) or exact(x)
+
+
 def _with_roundoff(what: str, x: float, why: str) -> list[tuple[str, str]]:
     """The row for a value or gradient: every digit it has, or '≈ 0' with them and a
     row saying why."""
     if not why:
-        return [(what, exact(x))]
+        return [(what, _exact(x))]
     return [(what, f"≈ 0 (exactly {exact(x)})"), ("why ≈ 0", html.escape(why))]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import math
+import sys
 from functools import partial
 from itertools import accumulate
 
@@ -197,6 +198,7 @@ class GraphScene(QGraphicsScene):
         # popped from the end: boxes, operations, then the edges' layer's children before it
         items = [] if self._layer is None else [self._layer, *self._layer.childItems()]
         items += [*self.op_items.values(), *self.value_items]
+        drawing, spec = self.drawing, self.spec
         self._forget()
         while items:
             for _ in range(min(ITEMS_PER_SLICE, len(items))):
@@ -204,6 +206,20 @@ class GraphScene(QGraphicsScene):
                 self.removeItem(items.pop())
             yield
         self.clear()  # what is left is few: styled edges, notes
+        # the drawing's and the spec's lists hold tens of thousands of small tuples: let
+        # go of at once, they would hold the thread for a twentieth of a second. Emptied
+        # only when this is the last holder: the references are then `drawing` or
+        # `spec`, the tuple below, `holder` and getrefcount's own
+        for holder, names in ((drawing, ("routes", "centers", "label_centers", "own_from")),
+                              (spec, ("edges", "keys", "sizes", "ids", "kinds"))):
+            if holder is None or sys.getrefcount(holder) > 4:
+                continue
+            for name in names:
+                big = getattr(holder, name)
+                while big:
+                    del big[-ROUTES_PER_SLICE:]
+                    yield
+        del drawing, spec
 
     def graph_rect(self) -> QRectF:
         """The graph's extent in the scene (what a fit must show)."""

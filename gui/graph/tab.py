@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import time
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -56,6 +56,25 @@ def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float],
     if more > 0:
         parts.append(f"{count(more, 'more input')} too")
     return f"At the end, these gradients are wrong {by}: {'; '.join(parts)}."
+
+
+class _ElidedLabel(QLabel):
+    """A one-line label that ends in … when it has less room than its text needs; its
+    `text()` is the whole text."""
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.minimumWidth(), super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.minimumWidth(), super().sizeHint().height())
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        painter.setFont(self.font())
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             self.width())
+        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft
+                                          | Qt.AlignmentFlag.AlignVCenter), text)
 
 
 class GraphTab(QWidget):
@@ -140,11 +159,12 @@ class GraphTab(QWidget):
         self.speed = QSlider(Qt.Orientation.Horizontal, self)
         self.speed.setRange(1, 30)
         self.speed.setValue(4)
-        self.speed.setFixedWidth(120)
+        self.speed.setFixedWidth(90)
         self.speed.setToolTip("Steps per second while playing")
         self.speed.valueChanged.connect(self._on_speed)
         bar.addWidget(self.speed)
         self.speed_label = QLabel(self)
+        self.speed_label.setMinimumWidth(self.speed_label.fontMetrics().horizontalAdvance("30/s "))
         bar.addWidget(self.speed_label)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Engine:", self))
@@ -160,13 +180,17 @@ class GraphTab(QWidget):
         self.bug.currentIndexChanged.connect(self._on_bug)
         bar.addWidget(self.bug)
         bar.addSpacing(12)
-        self.phase = QLabel(self)
+        self.phase = _ElidedLabel(self)
         self.phase.setObjectName("phase")
         self.phase.setToolTip("Which pass is running, and how many of its steps are taken")
         font = self.phase.font()
         font.setBold(True)
         self.phase.setFont(font)
-        bar.addWidget(self.phase)
+        # ends in … in a narrow window, instead of widening the window (or wrapping, which
+        # would make the graph below jump as the text changes)
+        metrics = self.phase.fontMetrics()
+        self.phase.setMinimumWidth(metrics.horizontalAdvance("backward 8,888/8,888"))
+        bar.addWidget(self.phase, 1)
         bar.addStretch(1)
         self.legend = QLabel(
             "<span style='color:#ea580c'>■</span> current step &nbsp; "
@@ -483,12 +507,17 @@ class GraphTab(QWidget):
         self._drawn_before = self.scene.drawn_counts()
         self.view.graph_changed()
         n = len(self.scene.nodes)
+        # the values counted as drawn: a constant written into its operation is not a box
+        folded = n - self._drawn_before[-1] if n else 0
+        what = count(n - folded, "value") + (
+            f" (and {count(folded, 'constant')} written into {'its' if folded == 1 else 'their'} "
+            "operations)" if folded else "")
         if self.scene.large:
-            self.status.emit(f"Built {self.session.program.output_name}: {n:,} nodes. Press "
+            self.status.emit(f"Built {self.session.program.output_name}: {what}. Press "
                              "Right to step; zoom out (wheel or Ctrl+-) to see more of it "
                              "(texts hide below half size).")
         else:
-            self.status.emit(f"Built {self.session.program.output_name}: {count(n, 'node')}. "
+            self.status.emit(f"Built {self.session.program.output_name}: {what}. "
                              "Press Right to step.")
         self._update_phase()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
@@ -15,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.nn import train_xor
-from engine.numbers import count, number
+from engine.numbers import count, not_finite, number
 from engine.pitfalls import NO_SORT, OVERWRITE, accumulated_gradients
 from engine.stepping import gradients_with
 from gui.graph.editor import PRESETS
@@ -68,6 +69,9 @@ class InputRow:
 
 
 def ratio(value: float, correct: float) -> str:
+    """value ÷ correct as '2×'; an overflow is named, never shown as nan× or inf×."""
+    if not (math.isfinite(value) and math.isfinite(correct)):
+        return "overflow: no ratio"
     if correct == 0.0:
         return "—" if value == 0.0 else "∞"
     return f"{number(value / correct, 3)}×"
@@ -188,4 +192,4 @@ def _get(n: int) -> str:
 
 
 def _num(x: float) -> str:
-    return number(x, 8)
+    return not_finite(x) or number(x, 8)

@@ -50,6 +50,9 @@ def style(plot: pg.PlotItem) -> None:
         axis = plot.getAxis(name)
         axis.setPen(pg.mkPen("#374151"))
         axis.setTextPen(pg.mkPen("#111827"))
+        # no SI prefix: pyqtgraph still works one out when told not to, while the axis
+        # has a label, and a log axis then reads 1000 times its values (0.001 for 1e-6)
+        axis.setSIPrefixEnableRanges(())
         axis.enableAutoSIPrefix(False)
     plot.showGrid(x=True, y=False, alpha=0.25)
 
@@ -281,5 +284,10 @@ def two_losses(plot: pg.PlotItem, right, wrong) -> None:
     plot.showGrid(x=True, y=True, alpha=0.25)
     plot.setLabel("bottom", "epoch")
     plot.setLabel("left", "loss (sum over the 4 rows)")
+    logs = []
     for losses, color in ((right, BAR), (wrong, WORST)):
-        plot.plot(*loggable_losses(losses), pen=pg.mkPen(color, width=2))
+        x, y = loggable_losses(losses)
+        plot.plot(x, y, pen=pg.mkPen(color, width=2))
+        logs += [math.log10(v) for v in (np.min(y), np.max(y))] if len(y) else []
+    if logs:  # a label a decade: pyqtgraph's own labels the minor ticks too, on top of each other
+        plot.getAxis("left").setTicks([_decades(math.floor(min(logs)), math.ceil(max(logs)))])

@@ -3,6 +3,8 @@ current program checked against TensorFlow."""
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
@@ -15,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.checks import step_size_errors
-from engine.numbers import count, number, scientific
+from engine.numbers import count, not_finite, number, scientific
 from engine.numbers import exact as exact_digits
 from engine.reference import reference_derivative
 from engine.rules import rule_errors
@@ -30,11 +32,11 @@ MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 
 
 def sci(x) -> str:
-    return "—" if x is None else scientific(x)
+    return "—" if x is None else (not_finite(x) or scientific(x))
 
 
 def num(x) -> str:
-    return "—" if x is None else number(x, 8)
+    return "—" if x is None else (not_finite(x) or number(x, 8))
 
 
 WHY = ("These errors belong to the central difference, not to the engine: with a step of "
@@ -176,11 +178,13 @@ class RulesTab(ProgramTab):
         best_text = (f"The best step, h = {best.h:.0e}, still leaves an error of "
                      f"{scientific(best.error, 2)}. " if best else "")
         error = abs(ours - exact)
+        floor = (f" (drawn at {plots.FLOOR:.0e}, the bottom of the plot)"
+                 if error < plots.FLOOR else "")
         self.step_note.setText(
             f"<span style='color:#2563eb'>●—</span> the central difference's error for each "
             f"step h; <span style='color:#dc2626'>- -</span> autodiff's error, "
-            f"{'exactly 0' if error == 0 else scientific(error, 2)}, the same for every h (it has "
-            f"no step). {best_text}Large steps suffer truncation error, small ones "
+            f"{'exactly 0' if error == 0 else scientific(error, 2)}{floor}, the same for every h "
+            f"(it has no step). {best_text}Large steps suffer truncation error, small ones "
             f"round-off. Exact d{program.output_name}/d{name} = {exact_digits(exact)}, from "
             "50-digit arithmetic.")
 
@@ -210,9 +214,14 @@ class RulesTab(ProgramTab):
         elif checker.message:
             self.tf_status.setText(checker.message)
         elif checker.generation == self.session.generation:
-            worst_diff = max((r.difference for r in checker.rows), default=0.0)
+            differences = [r.difference for r in checker.rows]
+            finite = [d for d in differences if math.isfinite(d)]
+            worst = sci(max(finite, default=0.0))
+            if len(finite) < len(differences):
+                worst += (f"; {len(differences) - len(finite)} not computable (a gradient "
+                          "overflowed: not a finite number)")
             self.tf_status.setText(f"{count(len(checker.rows), 'input')}; largest difference "
-                                   f"{scientific(worst_diff)}.")
+                                   f"{worst}.")
         else:
             self.tf_status.setText("Press the button to check this program.")
         self.tf_table.set_rows(checker.rows if checker.generation == self.session.generation

@@ -72,7 +72,7 @@ def test_the_neurons_z_is_round_off():
     assert roundoff(z) == (
         "round-off, read it as 0: -0.1 + 0.1 cancel to within 2.8e-16 of their size, the "
         "error left by rounding decimals to binary")
-    assert roundoff(p) == "round-off carried from z (≈ 0): tanh(z) is 0 when z is"
+    assert roundoff(p) == "round-off carried from z (≈ 0): tanh(z) would be 0 if z were exactly 0"
     assert value_text(z) == value_text(p) == "≈ 0"
     assert rules(NEURON, "p") == ["d tanh(z)/dz = 1 - tanh(z)^2 = 1 - (2.77556e-17)^2 = 1"]
     # the loss is not round-off: it is 1

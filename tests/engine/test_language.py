@@ -107,3 +107,45 @@ def test_errors_format_as_line_and_column():
     e = info.value
     assert (e.line, e.col) == (2, 8)
     assert str(e) == f"line 2, col 8: {e.message}"
+
+
+@pytest.mark.parametrize("text, position", [
+    ("x = 1\ny = x + zz", (2, 9)),        # the unknown name, not the '+' before it
+    ("x = 1\ny = tanh(x) * q2", (2, 15)),
+    ("zz", (1, 1)),
+])
+def test_an_undefined_name_is_marked_at_itself(text, position):
+    with pytest.raises(ExpressionError) as info:
+        parse(text)
+    e = info.value
+    assert (e.line, e.col) == position
+    name = text.split()[-1]
+    assert e.message == f"'{name}' is not defined: assign it first (e.g. {name} = 1.0)"
+
+
+LONG = 999_000
+
+
+@pytest.mark.parametrize("text", [
+    "y = " + "a" * LONG,                             # not defined
+    "x = 1\ny = 2 " + "b" * LONG,                   # unexpected after a number
+    "y = " + "q" * LONG + "(1)",                     # not a known function
+    "x = 1e" + "9" * (LONG - 2),                     # a number too large
+    "y = 1\n" + "k" * 499_000 + " = y\n" + "k" * 499_000 + " = 2",  # assigned twice
+])
+def test_a_huge_token_gives_a_short_message(text):
+    """Defect 10: a message quotes at most ~80 characters of what the user typed."""
+    with pytest.raises(ExpressionError) as info:
+        parse(text)
+    message = info.value.message
+    assert len(message) < 300
+    assert "(999,000 characters)" in message or "(499,000 characters)" in message
+
+
+def test_a_short_name_is_quoted_whole():
+    with pytest.raises(ExpressionError) as info:
+        parse("y = " + "a" * 80)
+    assert info.value.message.startswith("'" + "a" * 80 + "' is not defined")
+    with pytest.raises(ExpressionError) as info:
+        parse("y = " + "a" * 81)
+    assert info.value.message.startswith("'" + "a" * 79 + "… (81 characters)' is not defined")

@@ -98,7 +98,26 @@ def test_numpy_forward_matches_the_value_network():
     ours = [model(p).data for p in points.tolist()]
     assert forward_numpy(params, 3, "sigmoid", points) == pytest.approx(ours, abs=1e-14)
     surface = decision_surface(params, 3, "sigmoid", resolution=8)
-    assert surface.shape == (8, 8)
+    axis = np.linspace(-0.25, 1.25, 8)
+    for i, j in [(0, 7), (7, 0), (2, 5), (6, 1)]:  # row i is x2, column j is x1
+        expected = forward_numpy(params, 3, "sigmoid", np.array([[axis[j], axis[i]]]))[0]
+        assert surface[i, j] == pytest.approx(expected, abs=1e-15)  # one grid, one point
+    assert surface[0, 7] != surface[7, 0]
+
+
+# relu(x1) + relu(-x2): hidden unit 1 = relu(1*x1 + 0*x2 + 0), unit 2 = relu(0*x1 - x2 + 0),
+# output = relu(h1 + h2 + 0); the order is MLP.parameters()'s, (w, w, b) per neuron
+HAND_RELU = [1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 1.0, 0.0]
+
+
+def test_numpy_relu_is_zero_below_zero():
+    points = np.array([[0.5, -0.25], [-0.25, 0.5], [-1.0, -2.0], [2.0, 3.0]])
+    assert forward_numpy(HAND_RELU, 2, "relu", points).tolist() == [0.75, 0.0, 2.0, 2.0]
+
+
+def test_decision_surface_rows_are_x2_and_columns_x1():
+    surface = decision_surface(HAND_RELU, 2, "relu", resolution=3)  # axis -0.25, 0.5, 1.25
+    assert surface.tolist() == [[0.25, 0.75, 1.5], [0.0, 0.5, 1.25], [0.0, 0.5, 1.25]]
 
 
 def test_rises_counts_transitions():

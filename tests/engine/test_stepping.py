@@ -55,14 +55,20 @@ def test_neuron_steps_and_progress():
     stepper.step()
     assert stepper.progress() == f"forward 1/{n_forward}"
     assert stepper.is_revealed(program.nodes[0]) and not stepper.is_revealed(program.output)
+    stepper.seek(n_forward - 1)
+    assert stepper.progress() == f"forward {n_forward - 1}/{n_forward}"
     stepper.seek(n_forward)
     assert stepper.is_revealed(program.output)
+    assert stepper.progress() == f"forward {n_forward}/{n_forward}"  # not "backward 0/…"
+    assert stepper.phase == "forward"
     stepper.step()
     root = stepper.current
     assert root.root and program.output.grad == 1.0
     assert stepper.progress() == f"backward 1/{len(stepper.backward_steps)}"
     stepper.run_to_end()
     assert stepper.phase == "done"
+    n_backward = len(stepper.backward_steps)
+    assert stepper.progress() == f"backward {n_backward}/{n_backward} (done)"
     assert [program.inputs[n].grad for n in ("w1", "w2", "b")] == [-2.0, -4.0, -2.0]
     stepper.reset()
     assert all(v.grad == 0.0 for v in program.nodes)

@@ -104,7 +104,7 @@ def test_backward_accumulates_and_zero_grad_resets():
     out.backward()
     assert a.grad == 6.0
     order = out.backward()
-    assert a.grad > 6.0  # accumulation is deliberate
+    assert a.grad == 12.0  # accumulation is deliberate: 6 + 6
     zero_grad(order)
     out.backward()
     assert a.grad == 6.0
@@ -194,6 +194,49 @@ def test_a_walk_started_near_the_recursion_limit_still_finishes(fork_every, stac
         sys.setrecursionlimit(limit)
     assert stack_walks == [v]
     assert order == expected
+
+
+def test_a_walk_cut_short_near_the_limit_emits_each_node_once(stack_walks):
+    """(a*b) + chain(300): the recursion finishes a, b and a*b, then runs out of
+    frames in the chain; the stack walk must skip what was emitted (same token), or
+    a, b and a*b come out twice."""
+    a, b = Value(2.0), Value(3.0)
+    product = a * b
+    chain = deep_graph(300, 0)
+    root = product + chain
+    expected = [a, b, product] + walked_with_stack(chain) + [root]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_frames_below() + 50)
+    try:
+        order = topological_order(root)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert stack_walks == [root]
+    assert len(order) == 304 and order == expected
+    root.backward()
+    assert (a.grad, b.grad) == (3.0, 2.0)
+
+
+def test_the_power_rule_keeps_the_sign_for_huge_exponents():
+    """For |k| >= 2**53, k - 1 rounds to k: d/dx x**k at x = -1 is k * (-1)**(k-1) = -k."""
+    x = Value(-1.0)
+    (x ** 1e20).backward()
+    assert x.grad == -1e20
+    x = Value(-1.0)
+    (x ** -1e20).backward()
+    assert x.grad == 1e20  # -k * (-1)**(-k-1) = -k * -1
+    x = Value(1.0)
+    (x ** 1e20).backward()
+    assert x.grad == 1e20
+    x = Value(-1.0)
+    (x ** 2.0**53).backward()  # k - 1 = 2**53 - 1 is exact and odd
+    assert x.grad == -(2.0**53)
+    x = Value(-2.0)
+    (x ** 3).backward()
+    assert x.grad == 12.0
+    x = Value(0.0)
+    (x ** 1e20).backward()
+    assert x.grad == 0.0
 
 
 def test_backward_leaves_nothing_for_the_garbage_collector():

@@ -54,6 +54,16 @@ def test_a_wrong_rule_is_red_with_its_sentence(window, qtbot):
     assert not dialog.graph_button.isEnabled()
     dialog.select("tanh")
     assert dialog.graph_button.isEnabled()
+    # the selected check's numbers under the table, not only in a tooltip
+    assert dialog.details.text().startswith("tanh: 1 - t instead of 1 - t² (t = tanh(x))")
+    assert "expected: value 0.462117; d out/dx = 0.786448" in dialog.details.text()
+    dialog.close()
+
+
+def test_the_table_quotes_code_instead_of_showing_backticks(window, qtbot):
+    dialog = run_dialog(window, qtbot, EXAMPLES / "overwrite.py")
+    sentence = dialog.sentence_of("accumulation")
+    assert "`" not in sentence and "‘=’ instead of ‘+=’" in sentence
     dialog.close()
 
 

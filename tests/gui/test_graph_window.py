@@ -243,3 +243,13 @@ def test_a_graph_too_large_to_draw_still_steps(window):
     window.graph_tab.actions["end"].trigger()
     assert window.session.at_end
     assert window.session.program.inputs["x"].grad != 0.0
+
+
+def test_the_status_bar_counts_the_boxes_and_says_where_the_constants_went(window):
+    assert window.build("x = 2\ny = x*3 + 1")
+    assert window.statusBar().currentMessage() == (
+        "Built y: 3 values (and 2 constants written into their operations). "
+        "Press Right to step.")
+    window.constants_action.setChecked(True)  # each constant a box of its own
+    assert window.build("x = 2\ny = x*3 + 1")
+    assert window.statusBar().currentMessage() == "Built y: 5 values. Press Right to step."

@@ -24,7 +24,7 @@ def test_the_neurons_tanh_node():
     program, stepper = _at_end(NEURON)
     html = describe_node(program.names["p"], stepper, "intermediate")
     assert _row("value", "≈ 0 (exactly 2.7755575615628914e-17)") + _row(
-        "why ≈ 0", "round-off carried from z (≈ 0): tanh(z) is 0 when z is") in html
+        "why ≈ 0", "round-off carried from z (≈ 0): tanh(z) would be 0 if z were exactly 0") in html
     assert ("<li><code>d tanh(z)/dz = 1 - tanh(z)^2 = 1 - (2.77556e-17)^2 = 1</code></li>"
             in html)
     assert "<li>from p - y: 1 × (-2) = -2 → total -2</li>" in html

@@ -23,7 +23,7 @@ def test_opening_a_program_parses_it_once(window, tmp_path, monkeypatch):
                     encoding="utf-8")
     parses = counting(monkeypatch, gui.main_window, "parse")
     reads = counting(monkeypatch, gui.main_window, "read_program")
-    texts = counting(monkeypatch, window.editor.editor, "setPlainText")
+    texts = counting(monkeypatch, window.editor, "replace_text")
     assert window.open_file(str(path))
     assert (len(reads), len(parses), len(texts)) == (1, 1, 1)
     assert window.session.program.output_name == "a49"
@@ -38,7 +38,7 @@ def test_a_program_with_an_error_opened_anyway_is_parsed_once(window, tmp_path,
     monkeypatch.setattr(QMessageBox, "question",
                         staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
     parses = counting(monkeypatch, gui.main_window, "parse")
-    texts = counting(monkeypatch, window.editor.editor, "setPlainText")
+    texts = counting(monkeypatch, window.editor, "replace_text")
     assert window.open_file(str(path))
     assert (len(parses), len(texts)) == (1, 1)
     assert window.session.program is before  # the last good graph stays

@@ -64,7 +64,7 @@ def test_step_size_lesson_follows_the_chosen_input(window, qtbot, no_tensorflow)
         ["w1", "w2", "b"]
     tab.input_box.setCurrentText("w2")
     assert "dloss/dw2 = -4.0" in tab.step_note.text()
-    assert "exactly 0" in tab.step_note.text()
+    assert "exactly 0 (drawn at 1e-17, the bottom of the plot)" in tab.step_note.text()
     curves = tab.step_plot.getPlotItem().listDataItems()
     assert len(curves) == 2
     xs, ys = curves[0].getData()
@@ -190,3 +190,21 @@ def test_a_zero_tensorflow_difference_reads_0(window, qtbot):
     checker.rows = [GradientRow("w1", -2.0, -2.5, 0.5)]
     checker.changed.emit()
     assert tab.tf_status.text() == "1 input; largest difference 5.00e-01."
+
+
+def test_the_step_size_axes_read_the_steps_themselves_for_every_program(window, qtbot,
+                                                                         no_tensorflow):
+    # a program built while the tab is hidden is drawn again: its log axes once read a
+    # thousand times their values (0.001 where h is 1e-6), pyqtgraph's SI prefix
+    tab = open_rules(window, qtbot)
+    window.tabs.setCurrentWidget(window.graph_tab)
+    assert window.build("x = 0.5\ny = tanh(x**3 + 3*x)")
+    tab = open_rules(window, qtbot)
+    plot = tab.step_plot.getPlotItem()
+    for name in ("bottom", "left"):
+        axis = plot.getAxis(name)
+        assert axis.autoSIPrefixScale == 1.0
+        # the tick at h = 1e-6 says so (it said 0.001)
+        assert axis.tickStrings([-6.0], axis.autoSIPrefixScale, 1.0) == ["10⁻⁶"]
+    xs, ys = plot.listDataItems()[0].getData()  # as drawn: log10 of each step
+    assert [round(x, 9) for x in xs] == [-k for k in range(1, 14)]

@@ -142,3 +142,20 @@ def test_what_to_draw_is_worked_out_in_slices_as_it_is_at_once(window):
         assert slices == len(stepper.forward_steps) // 100
         assert spec == graph_spec(stepper, roles, folded)
         assert len(spec.ids) == len(spec.kinds) == len(spec.sizes)
+
+
+def test_dismantling_lets_go_of_the_drawing_in_slices_only_when_it_is_the_last_holder(
+        window):
+    scene = window.graph_tab.scene
+    drawing, routes = scene.drawing, scene.drawing.routes
+    n_routes, n_centers = len(routes), len(drawing.centers)
+    assert n_routes and n_centers
+    list(scene.dismantle_steps())  # the test holds the drawing: it is left whole
+    assert (len(routes), len(drawing.centers)) == (n_routes, n_centers)
+    assert window.build("x = 2\ny = x*x + x")
+    scene = window.graph_tab.scene
+    routes, centers = scene.drawing.routes, scene.drawing.centers
+    spec_edges = scene.spec.edges
+    slices = sum(1 for _ in scene.dismantle_steps())  # nothing else holds it now
+    assert routes == [] and centers == [] and spec_edges == []
+    assert slices >= 3 and not scene.items()

@@ -136,7 +136,7 @@ class Director:
         self.set_engine(engine)
         editor = self.window.editor
         replaced = self.replaced = editor.text() != text
-        editor.set_text(text, undoable=True)
+        editor.replace_text(text)  # Ctrl+Z brings back what was there
         self.window.file_path = None
         self.window.build(text)
         self.window._set_title()

@@ -117,7 +117,8 @@ class GradientStepper(QObject):
                                 f"The step cannot be taken: {e}")
             return None
         text = with_inputs(program, step.after)
-        self.window.editor.set_text(text, undoable=True)  # Ctrl+Z: the values before
+        # an edit of the program: Ctrl+Z takes the step back, and the title marks it
+        self.window.editor.replace_text(text, clean=False)
         self.window.build(text)
         self.last = step
         self.window.show_status(describe(step, program.output_name))
