@@ -5,7 +5,9 @@ the rule in the operands' own names, the rule with the numbers put in, and the r
 e.g. `d tanh(z)/dz = 1 - tanh(z)^2 = 1 - (-0.905148)^2 = 0.180707`. The result is the
 local derivative the node recorded in the forward pass, so what is shown is what the
 engine used; where the numbers as shown (rounded to 6 digits) do not work out to the
-result as shown, the last sign is '≈' instead of '='.
+result as shown, the last sign is '≈' instead of '='. An engine with rules of its own
+(a learner's multiply rule, a user's engine replayed) may multiply by another number:
+`used_rule_text` writes that one.
 
 `roundoff(node)` says why a value that should be 0 is not quite (e.g. the neuron's
 z = 0.5 - 0.6 + 0.1 = 2.8e-17): such a value is shown as '≈ 0'.
@@ -13,13 +15,15 @@ z = 0.5 - 0.6 + 0.1 = 2.8e-17): such a value is shown as '≈ 0'.
 
 from __future__ import annotations
 
-from engine.numbers import ROUNDOFF_OF_SUM, agrees, number
+import math
+
+from engine.numbers import ROUNDOFF_OF_SUM, agrees, number, scientific
 from engine.numbers import operand as bracketed
 from engine.value import Value
 
 __all__ = [
     "display_name", "expression", "formula", "number", "op_symbol", "operand", "roundoff",
-    "rule_text", "value_text"]
+    "rule_text", "used_rule_text", "value_text"]
 
 TINY = 1e-9       # a value carried from round-off is shown as ≈ 0 up to this size
 _CARRY_DEPTH = 30  # how far back round-off is traced through operations that keep 0
@@ -222,6 +226,15 @@ def rule_text(node: Value, i: int) -> str:
     return f"d{op}/d{n} = {result}"
 
 
+def used_rule_text(node: Value, i: int, local: float) -> str:
+    """d node / d parent_i as another engine's rule gave it, `local` (which may differ
+    from the node's own), e.g. 'd(w2 * x2)/dw2 = -0.3'; '' for a leaf."""
+    if not node.parents:
+        return ""
+    result = "cannot be computed" if math.isnan(local) else number(local)
+    return f"{_d(node, operand(node.parents[i]))} = {result}"
+
+
 def _base(x: float) -> str:
     """A number raised to a power: bracketed if negative or in scientific notation, so
     '(-1.5)^2' and '(2.77556e-17)^2' cannot be misread."""
@@ -280,7 +293,7 @@ def _cancelled(node: Value, scale: float) -> str:
     else:
         sum_text = formula(node)
     return (f"round-off, read it as 0: {sum_text} cancel to within "
-            f"{abs(node.data) / scale:.1e} of their size, the error left by rounding "
+            f"{scientific(abs(node.data) / scale, 2)} of their size, the error left by rounding "
             f"decimals to binary")
 
 

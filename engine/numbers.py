@@ -1,7 +1,8 @@
 """How every number the app shows is written: one place, so the inspector, the tables,
 the graph's labels, the report and the command line agree.
 
-- Zero is `0`, whichever sign it carries (a learner has no use for `-0`).
+- Zero is `0`, whichever sign it carries (a learner has no use for `-0`), in scientific
+  notation too (`scientific`: never `0.00e+00`).
 - Past 1e6, and below 1e-4, numbers are written in scientific notation (`1.343e+09`),
   never as ten digits before the point.
 - A negative number that follows an operator is bracketed: `1 - (-0.905148)^2`,
@@ -32,6 +33,17 @@ def number(x: float, digits: int = 6) -> str:
     if exponent >= digits:  # more whole digits than shown: '5870', not '5.87e+03'
         return f"{float(rounded):.0f}"
     return f"{x:.{digits}g}"
+
+
+def scientific(x: float, digits: int = 3) -> str:
+    """`x` in scientific notation with `digits` significant digits, for errors and
+    differences ranked by their size: '5.00e-01', '1.1e-16'; '0' for either zero (not
+    '0.00e+00'); 'inf', 'nan'."""
+    if x == 0.0:
+        return "0"
+    if not math.isfinite(x):
+        return repr(float(x))
+    return f"{x:.{digits - 1}e}"
 
 
 def not_finite(x: float) -> str | None:

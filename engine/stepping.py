@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine._gc import collector_paused
 from engine.numbers import count, number
-from engine.pitfalls import OVERWRITE, rule_order
+from engine.pitfalls import NO_SORT, OVERWRITE, rule_order
 from engine.value import Value, topological_order
 
 _AT_ONCE = 1 << 62  # a slice size that makes the whole in one slice
@@ -95,12 +95,26 @@ def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep]
                     grads[parent] = after
                     received.append(Contribution(parent, local, upstream, contribution,
                                                  before, after))
+                if own_rules:  # where its rule gave another number, the right one beside
+                    received = _with_right(received, node._local)
                 if own_rules:
                     problem = _own_rule_problem(pitfall, node, upstream, received, correct)
                 else:
                     problem = _problem(node, upstream, received, correct) if pitfall else ""
                 steps.append(BackwardStep(node, tuple(received), problem=problem))
         yield min(start + every, len(order))
+
+
+def _close(x: float, y: float) -> bool:
+    """Equal but for rounding (a rule written another way may round differently)."""
+    return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _with_right(received: list[Contribution], right: tuple[float, ...]) -> list[Contribution]:
+    """`received` with the right local derivative set on each contribution whose own
+    differs from it."""
+    return [c if _close(c.local, r) else replace(c, right=r)
+            for c, r in zip(received, right)]
 
 
 def _final_gradients(output: Value) -> dict[Value, float]:
@@ -154,11 +168,11 @@ def _own_rule_problem(variant, node: Value, upstream: float, received: list[Cont
     engine ('' if it does not): a wrong local derivative, or a wrong gradient passed on.
     Compared allowing for rounding: a rule written another way may round differently."""
     expected = correct.get(node, 0.0)
-    if not math.isclose(upstream, expected, rel_tol=1e-9, abs_tol=1e-12):
+    if not _close(upstream, expected):
         return (f"{_name(node)} passed on a gradient of {upstream:.6g}, but its gradient is "
                 f"{expected:.6g}: a wrong local derivative earlier in the pass reached it")
     for i, (c, right) in enumerate(zip(received, node._local)):
-        if not math.isclose(c.local, right, rel_tol=1e-9, abs_tol=1e-12):
+        if not _close(c.local, right):
             return variant.wrong_local(node, i, c.local, right)
     return ""
 
@@ -273,6 +287,7 @@ class Stepper:
                 node.grad = 0.0
             yield
         self._index: _PlanIndex | None = None  # made when first needed
+        self._rule_steps: dict[Value, BackwardStep] | None = None  # likewise
         self.position = 0
 
     @classmethod
@@ -359,6 +374,22 @@ class Stepper:
         plan = self._plan_index()
         positions = plan.positions(node)
         return plan.contributions[positions[-1]].after if positions else 0.0
+
+    def local_derivatives(self, node: Value) -> tuple[tuple[float, float | None], ...]:
+        """For each of `node`'s parents, (the local derivative this stepper's backward
+        pass multiplies by, the right one or None where they agree). They differ only
+        under an engine with rules of its own (a learner's multiply rule, a user's
+        engine replayed); () for a leaf."""
+        if not node.parents:
+            return ()
+        if self.pitfall in (None, OVERWRITE, NO_SORT):  # the node's own rules
+            return tuple((local, None) for local in node.local_grads)
+        if self._rule_steps is None:
+            self._rule_steps = {s.node: s for s in self.backward_steps if not s.root}
+        step = self._rule_steps.get(node)
+        if step is None:
+            return tuple((local, None) for local in node.local_grads)
+        return tuple((c.local, c.right) for c in step.contributions)
 
     def _plan_index(self) -> _PlanIndex:
         if self._index is None:

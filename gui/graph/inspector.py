@@ -7,10 +7,20 @@ import math
 
 from PySide6.QtWidgets import QTextBrowser
 
-from engine.explain import display_name, expression, formula, number, roundoff, rule_text
-from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product
+from engine.explain import (
+    display_name,
+    expression,
+    formula,
+    number,
+    roundoff,
+    rule_text,
+    used_rule_text,
+)
+from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product, scientific
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
+
+WRONG = "#b91c1c"  # red: what the engine stepped gets wrong
 
 
 def describe_node(node: Value, stepper: Stepper, role: str,
@@ -34,18 +44,16 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         rows += _with_roundoff("gradient", node.grad, _cancelled_paths(node.grad, received))
     if tf_grad is not None:
         difference = abs(tf_grad - stepper.final_grad(node))
-        said = (f"{difference:.1e}" if math.isfinite(difference) else
+        said = (scientific(difference, 2) if math.isfinite(difference) else
                 "not computable: " + not_finite(difference))
         rows.append(("tf.GradientTape", f"{_exact(tf_grad)} (the whole backward pass, in "
                      f"TensorFlow; difference {said})"))
     parts = ["<table cellspacing='4'>"]
     parts += [f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows]
     parts.append("</table>")
+    engine = html.escape(engine_name(stepper))
     if node.parents:
-        parts.append("<p><b>Local derivatives</b> (recorded in the forward pass):</p><ul>")
-        for i in range(len(node.parents)):
-            parts.append(f"<li><code>{html.escape(rule_text(node, i))}</code></li>")
-        parts.append("</ul>")
+        parts += _local_derivatives(node, stepper.local_derivatives(node), engine)
     if received:
         parts.append("<p><b>Gradient received</b>, one line per path "
                      "(local × upstream = contribution):</p><ol>")
@@ -53,8 +61,8 @@ def describe_node(node: Value, stepper: Stepper, role: str,
             source = "dL/dL = 1 (where the backward pass starts)" if step.root else (
                 f"from {html.escape(expression(step.node, 2))}: "
                 f"{product(c.local, c.upstream, c.contribution)}")
-            if c.right is not None:  # a user's engine, replayed: its rule gave another one
-                source += (f" <span style='color:#b91c1c'>(your engine's local derivative; "
+            if c.right is not None:  # the engine stepped: its rule gave another one
+                source += (f" <span style='color:{WRONG}'>({engine}'s local derivative; "
                            f"the right one is {number(c.right)})</span>")
             parts.append(f"<li>{source} → total {_total(c)}</li>")
         parts.append("</ol>")
@@ -63,6 +71,36 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         parts.append("<p>This node's rule was just applied: each parent received its "
                      "local derivative times this node's gradient.</p>")
     return "".join(parts)
+
+
+def engine_name(stepper: Stepper) -> str:
+    """What the stepper's backward pass runs, in words: 'your multiply rule', 'your
+    engine' (a user's, replayed), a classic bug's name, or 'the engine'."""
+    pitfall = stepper.pitfall
+    if pitfall is None:
+        return "the engine"
+    return getattr(pitfall, "name", None) or str(pitfall)
+
+
+def _local_derivatives(node: Value, used, engine: str) -> list[str]:
+    """The 'Local derivatives' section: each the one the backward pass multiplies by
+    (`used`, from Stepper.local_derivatives); where the engine stepped has a rule of
+    its own that gives another number, that one, and the right rule beside it."""
+    if all(right is None for _, right in used):
+        items = [f"<li><code>{html.escape(rule_text(node, i))}</code></li>"
+                 for i in range(len(used))]
+        return ["<p><b>Local derivatives</b> (recorded in the forward pass):</p><ul>",
+                *items, "</ul>"]
+    items = []
+    for i, (local, right) in enumerate(used):
+        if right is None:
+            items.append(f"<li><code>{html.escape(rule_text(node, i))}</code></li>")
+            continue
+        items.append(f"<li><code>{html.escape(used_rule_text(node, i, local))}</code> by "
+                     f"{engine} <span style='color:{WRONG}'>(right: "
+                     f"<code>{html.escape(rule_text(node, i))}</code>)</span></li>")
+    return [f"<p><b>Local derivatives</b> (those the backward pass uses, by {engine}; the "
+            "right one beside any that differs):</p><ul>", *items, "</ul>"]
 
 
 def _exact(x: float) -> str:
@@ -94,7 +132,7 @@ def _cancelled_paths(grad: float, received) -> str:
     if abs(grad) > ROUNDOFF_OF_SUM * scale:
         return ""
     return (f"round-off, read it as 0: the paths' contributions cancel to within "
-            f"{abs(grad) / scale:.1e} of their size")
+            f"{scientific(abs(grad) / scale, 2)} of their size")
 
 
 class Inspector(QTextBrowser):

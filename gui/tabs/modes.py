@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.modes import SIZES, Progress, SweepRow, break_even_words, passes_table
-from engine.numbers import count
+from engine.numbers import count, scientific
 from gui.jobs.process_job import ProcessJob
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
@@ -73,7 +73,7 @@ class ModesTab(QWidget):
             Column("reverse ms", lambda r: r.reverse_ms, lambda x: f"{x:.3f}", log=True),
             Column("ratio", lambda r: r.ratio, lambda x: f"{x:.1f}×"),
             Column("max |forward − reverse|", lambda r: r.max_difference,
-                   lambda x: f"{x:.2e}", log=True),
+                   scientific, log=True),
         ], self)
         self.table.setObjectName("modes_table")
         self.agreement = QLabel(self)
@@ -188,6 +188,6 @@ class ModesTab(QWidget):
             return
         worst = max(self.rows, key=lambda r: r.max_difference)
         self.agreement.setText(
-            f"The two modes' gradients agree to {worst.max_difference:.2e} at worst "
+            f"The two modes' gradients agree to {scientific(worst.max_difference)} at worst "
             f"(N = {worst.n:,}): this is a difference of cost, not of accuracy. "
             f"{break_even_words(self.rows).sentence}")

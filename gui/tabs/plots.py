@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor
 from engine.checks import StepError
 from engine.modes import SweepRow, break_even_words
 from engine.nn import XOR, decision_surface
-from engine.numbers import count, number
+from engine.numbers import count, number, scientific
 from engine.rules import TOLERANCE, RuleError, worst
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
@@ -82,7 +82,8 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     failing = sum(r.error_fd > TOLERANCE for r in rows)
     verdict = "all below 1e-9" if not failing else "red is above 1e-9"
     plot.setLabel("bottom", f"|autograd − central difference| (h = 1e-6): {verdict}")
-    plot.setTitle(f"{count(len(rows), 'case')}, worst error {bad.error_fd:.2e} on {bad.name}",
+    plot.setTitle(f"{count(len(rows), 'case')}, worst error {scientific(bad.error_fd)} on "
+                  f"{bad.name}",
                   color="#111827")
     plot.setXRange(left, math.log10(TOLERANCE) + 0.5, padding=0.02)
     plot.setYRange(-0.7, len(rows) - 0.3, padding=0)

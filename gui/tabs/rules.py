@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.checks import step_size_errors
-from engine.numbers import count, not_finite, number
+from engine.numbers import count, not_finite, number, scientific
 from engine.numbers import exact as exact_digits
 from engine.reference import reference_derivative
 from engine.rules import rule_errors
@@ -32,9 +32,7 @@ MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 
 
 def sci(x) -> str:
-    if x is None:
-        return "—"
-    return "0" if x == 0 else (not_finite(x) or f"{x:.2e}")
+    return "—" if x is None else (not_finite(x) or scientific(x))
 
 
 def num(x) -> str:
@@ -178,14 +176,14 @@ class RulesTab(ProgramTab):
         valid = [r for r in rows if r.error is not None]
         best = min(valid, key=lambda r: r.error) if valid else None
         best_text = (f"The best step, h = {best.h:.0e}, still leaves an error of "
-                     f"{best.error:.1e}. " if best else "")
+                     f"{scientific(best.error, 2)}. " if best else "")
         error = abs(ours - exact)
         floor = (f" (drawn at {plots.FLOOR:.0e}, the bottom of the plot)"
                  if error < plots.FLOOR else "")
         self.step_note.setText(
             f"<span style='color:#2563eb'>●—</span> the central difference's error for each "
             f"step h; <span style='color:#dc2626'>- -</span> autodiff's error, "
-            f"{'exactly 0' if error == 0 else f'{error:.1e}'}{floor}, the same for every h "
+            f"{'exactly 0' if error == 0 else scientific(error, 2)}{floor}, the same for every h "
             f"(it has no step). {best_text}Large steps suffer truncation error, small ones "
             f"round-off. Exact d{program.output_name}/d{name} = {exact_digits(exact)}, from "
             "50-digit arithmetic.")

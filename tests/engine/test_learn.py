@@ -186,3 +186,17 @@ def test_a_big_program_is_compared_at_fewer_points():
     program = chain_check.one_input_program(chain)
     result = chain_check.compare(chain, "0*x", -1, 1)
     assert len(result.xs) == chain_check.NODE_BUDGET // len(program.values) < 401
+
+
+def test_the_learners_rule_carries_the_right_local_derivative_beside_its_own():
+    program = parse(NEURON)
+    stepper = Stepper(program.output, LearnerMultiplyRule("a", "b"))
+    w2x2 = next(v for v in program.values if v.op == "*" and v.parents[0].label == "w2")
+    assert stepper.local_derivatives(w2x2) == ((-0.3, 2.0), (2.0, -0.3))
+    step = next(s for s in stepper.backward_steps if s.node is w2x2)
+    assert [(c.local, c.right) for c in step.contributions] == [(-0.3, 2.0), (2.0, -0.3)]
+    # a rule that agrees (written another way) has no 'right' beside it
+    stepper = Stepper(program.output, LearnerMultiplyRule("b*a/a", "a"))
+    assert stepper.local_derivatives(w2x2) == ((2.0, None), (-0.3, None))
+    # the correct engine: the node's own
+    assert Stepper(program.output).local_derivatives(w2x2) == ((2.0, None), (-0.3, None))

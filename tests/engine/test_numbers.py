@@ -4,7 +4,7 @@ factors do not multiply out."""
 
 import pytest
 
-from engine.numbers import agrees, count, exact, number, operand, product
+from engine.numbers import agrees, count, exact, number, operand, product, scientific
 
 
 @pytest.mark.parametrize("x, text", [
@@ -57,3 +57,12 @@ def test_product_says_approximately_when_the_shown_factors_do_not_multiply_out()
     # 0.3333 × 3 is 0.9999 at 4 digits, but the full product is 1
     assert product(1 / 3, 3.0, 1.0, 4) == "0.3333 × 3 ≈ 1"
     assert agrees(0.9999, "1", 4) == "≈" and agrees(0.99999, "1", 4) == "="
+
+
+@pytest.mark.parametrize("x, digits, text", [
+    (0.0, 3, "0"), (-0.0, 3, "0"), (0.0, 2, "0"), (0.5, 3, "5.00e-01"),
+    (1.1102230246251565e-16, 3, "1.11e-16"), (1.1102230246251565e-16, 2, "1.1e-16"),
+    (-6.11e-10, 3, "-6.11e-10"), (float("inf"), 3, "inf"), (float("nan"), 3, "nan"),
+])
+def test_scientific_writes_zero_as_0(x, digits, text):
+    assert scientific(x, digits) == text

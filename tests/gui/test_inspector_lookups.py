@@ -69,13 +69,13 @@ W1_BEFORE = (
     "</td><td>input</td></tr><tr><td><b>computed as</b></td><td>input</td></tr><tr><td>"
     "<b>value</b></td><td>0.5</td></tr><tr><td><b>gradient</b></td><td>not reached yet "
     "(step the backward pass)</td></tr><tr><td><b>tf.GradientTape</b></td><td>-2.0 (the "
-    "whole backward pass, in TensorFlow; difference 0.0e+00)</td></tr></table>")
+    "whole backward pass, in TensorFlow; difference 0)</td></tr></table>")
 W1_AFTER = (
     "<table cellspacing='4'><tr><td><b>name</b></td><td>w1</td></tr><tr><td><b>kind</b>"
     "</td><td>input</td></tr><tr><td><b>computed as</b></td><td>input</td></tr><tr><td>"
     "<b>value</b></td><td>0.5</td></tr><tr><td><b>gradient</b></td><td>-2.0</td></tr><tr>"
     "<td><b>tf.GradientTape</b></td><td>-2.0 (the whole backward pass, in TensorFlow; "
-    "difference 0.0e+00)</td></tr></table><p><b>Gradient received</b>, one line per path "
+    "difference 0)</td></tr></table><p><b>Gradient received</b>, one line per path "
     "(local × upstream = contribution):</p><ol><li>from w1*x1: 1 × (-2) = -2 → total -2"
     "</li></ol>")
 P_RECEIVED = ("<p><b>Gradient received</b>, one line per path (local × upstream = "

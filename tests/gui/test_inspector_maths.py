@@ -93,3 +93,19 @@ def test_a_gradient_whose_paths_cancel_is_about_zero():
         "why ≈ 0", "round-off, read it as 0: the paths&#x27; contributions cancel to within "
         "1.9e-16 of their size") in html
     assert html.endswith("<li>from x*0.3: 0.3 × 1 = 0.3 → total ≈ 0</li></ol>")
+
+
+def test_a_users_engine_replayed_shows_its_local_derivative_and_the_right_one(window):
+    # their cube rule gives x^3 instead of 3x^2: 0.375 where the right one is 0.75
+    replay = {"text": "x = 0.5\nout = x ** 3", "order": [2, 0], "seed": 1.0,
+              "locals": {2: [3 * 0.5 ** 3]}, "grads": {0: 3 * 0.5 ** 3, 2: 1.0}}
+    window.session.load_recorded(replay, "pow_rule.py")
+    window.session.run_to_end()  # the last step is out's rule: the inspector shows out
+    out = window.session.program.output
+    assert window.session.stepper.current.node is out
+    text = window.inspector.toPlainText()
+    assert "d(x^3)/dx = 0.375 by your engine (right: d(x^3)/dx = 3·x^2 = 3·0.5^2 = 0.75)" \
+        in text
+    assert window.graph_tab.scene.edge_item(out, 0).label == "0.375 × 1\n= 0.375\nright: 0.75"
+    x_html = describe_node(window.session.program.inputs["x"], window.session.stepper, "input")
+    assert "(your engine's local derivative; the right one is 0.75)" in x_html

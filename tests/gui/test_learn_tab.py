@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QLabel
 from engine.learn.code_export import script
 from engine.learn.multiply_rule import LearnerMultiplyRule
 from engine.tensorflow_check import GradientRow
+from gui.graph.inspector import describe_node
 from gui.tabs.learn import gradient_step
 from gui.tabs.learn.content import QUESTIONS, SECTIONS
 from gui.tabs.learn.tab import LearnTab
@@ -75,7 +76,15 @@ def test_show_me_one_hidden_unit_trains_the_xor_network_with_one(window, qtbot):
     xor = window.xor_tab
     assert window.tabs.currentWidget() is xor
     assert xor.hidden.value() == 1 and xor.running
+    assert window.statusBar().currentMessage() == (
+        "Show me: Hidden units is now 1 (it was 2); training XOR with one hidden unit…")
     qtbot.waitUntil(lambda: xor.epoch > 0, timeout=30_000)
+    # the run's verdict replaces the message within a second: it keeps the note
+    qtbot.waitUntil(lambda: not xor.running, timeout=60_000)
+    assert window.statusBar().currentMessage() == (
+        "Show me: Hidden units is now 1 (it was 2). Training finished at epoch 3,000, but "
+        "XOR is not learned: 1 of 4 predictions are on the wrong side of 0.5 (see under "
+        "the counters).")
     xor.stop()
 
 
@@ -243,9 +252,9 @@ def test_exercise_5_scripts_beside_the_tensorflow_check(window, qtbot):
     checker.message = ""
     checker.changed.emit()
     assert ex.results.verdict == "right"
-    assert "2 gradients, largest difference from ours 0.00e+00" in ex.results.plain
+    assert "2 gradients, largest difference from ours 0." in ex.results.plain
     assert "<td>w2</td><td align='right'>-4.0</td><td align='right'>-4.0</td>" \
-        in ex.table.text()
+        "<td align='right'>0</td>" in ex.table.text()
     checker.rows = [GradientRow("w1", -2.0, -2.5, 0.5)]
     checker.changed.emit()
     assert ex.results.verdict == "wrong" and "1 gradient, largest difference from ours 5.00e-01" \
@@ -384,3 +393,209 @@ def test_counting_the_passes_can_be_cancelled(qtbot):
     assert not ex.running and ex.result is None
     assert ex.feedback.plain == "Cancelled." and ex.start.isEnabled()
     assert not ex.is_solved
+
+
+def test_a_new_check_clears_the_old_rules_gradients(window, qtbot):
+    tab = open_learn(window, qtbot, "engine")
+    ex = tab.exercises["multiply"]
+    ex.da.setText("a")
+    ex.db.setText("b")
+    ex.check.click()
+    ex.run.click()
+    assert ex.engine_note.verdict == "wrong"
+    assert "w1 -1 (should be -2)" in ex.engine_note.plain
+
+    ex.da.setText("b")
+    ex.db.setText("a")
+    ex.check.click()
+    assert ex.feedback.verdict == "right"
+    assert ex.feedback.plain.startswith("Right at all 12 points")
+    # the swapped rule's red gradients no longer stand under the green verdict
+    assert ex.engine_note.plain == "" and ex.engine_note.verdict == ""
+    assert ex.engine_note.text() == ""
+
+    # the neuron is stepped with the rule as typed, checked again first
+    ex.da.setText("a")
+    ex.db.setText("b")
+    ex.run.click()
+    assert ex.feedback.verdict == "wrong" and ex.engine_note.verdict == "wrong"
+    assert "w1 -1 (should be -2)" in ex.engine_note.plain
+
+
+def test_the_inspector_shows_the_local_derivative_the_learners_rule_used(window, qtbot):
+    tab = open_learn(window, qtbot, "engine")
+    ex = tab.exercises["multiply"]
+    ex.da.setText("a")
+    ex.db.setText("b")
+    ex.check.click()
+    ex.run.click()
+    # stopped at the first wrong step, w2*x2's rule: the inspector and the edge agree
+    w2x2 = window.session.stepper.current.node
+    assert w2x2.op == "*" and w2x2.parents[0].label == "w2"
+    text = window.inspector.toPlainText()
+    assert ("d(w2 * x2)/dw2 = -0.3 by your multiply rule (right: d(w2 * x2)/dw2 = x2 = 2)"
+            in text)
+    assert ("d(w2 * x2)/dx2 = 2 by your multiply rule (right: d(w2 * x2)/dx2 = w2 = -0.3)"
+            in text)
+    assert "d(w2 * x2)/dw2 = x2 = 2\n" not in text + "\n"  # never the right one alone
+    assert window.graph_tab.scene.edge_item(w2x2, 0).label == "-0.3 × (-2)\n= 0.6\nright: 2"
+
+    # the correct engine on the same graph: the rule as recorded, nothing beside it
+    window.graph_tab.bug.setCurrentIndex(window.graph_tab.bug.findData(None))
+    window.session.run_to_end()
+    window.graph_tab.scene.clearSelection()
+    node = next(v for v in window.session.program.values
+                if v.op == "*" and v.parents[0].label == "w2")
+    html = describe_node(node, window.session.stepper, "intermediate")
+    assert "<code>d(w2 * x2)/dw2 = x2 = 2</code>" in html and "right:" not in html
+
+
+def test_applying_the_step_fits_the_graph_so_the_new_loss_shows(window, qtbot):
+    # a width at which the neuron, at the size its text is readable, is wider than the view
+    window.resize(1600, 900)
+    tab = open_learn(window, qtbot, "neuron")
+    tab.exercises["step"].apply.click()
+    assert window.tabs.currentWidget() is window.graph_tab
+    view, scene = window.graph_tab.view, window.graph_tab.scene
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    loss = scene.value_item_of(window.session.program.output)
+    assert loss.texts()[:2] == ("loss", "value = 0.02767")
+    assert visible.contains(loss.sceneBoundingRect())  # not cut at the right edge
+    assert visible.contains(scene.graph_rect())
+
+
+def test_the_lessons_texts_and_quiz_write_zero_as_0(qtbot):
+    tab = LearnTab()
+    qtbot.addWidget(tab)
+    texts = [s.body for s in SECTIONS] + [q.text for q in QUESTIONS] + \
+        [o for q in QUESTIONS for o in q.options] + [q.explanation for q in QUESTIONS]
+    assert not [t for t in texts if "e+00" in t]
+    assert "(difference 0)" in next(s.body for s in SECTIONS if s.key == "tensorflow")
+    assert "so the checks agree to 0 rather than about 1e-7." in QUESTIONS[4].options[0]
+    labels = [w.text() for w in tab.findChildren(QLabel)]
+    assert not [t for t in labels if "e+00" in t]
+
+
+def test_show_me_says_the_editor_holds_a_new_program_and_ctrl_z_brings_yours_back(
+        window, qtbot):
+    mine = "p = 2.0\nq = p * p\n"
+    window.editor.set_text(mine)
+    window.build(mine)
+    tab = open_learn(window, qtbot)
+    tab.show_buttons["idea"].click()
+    assert window.statusBar().currentMessage() == (
+        "Show me: the editor now holds the lesson's neuron (Ctrl+Z in the editor brings "
+        "your text back).")
+    assert window.editor.text().startswith("# The lesson's neuron")
+    window.editor.editor.undo()  # what Ctrl+Z in the editor does
+    assert window.editor.text() == mine
+    # the same program again: nothing of the user's is replaced, and it says so
+    window.editor.editor.redo()
+    tab.show_buttons["neuron"].click()
+    assert window.statusBar().currentMessage() == (
+        "Show me: the editor holds the lesson's neuron, as it did.")
+    # a Show me on another exercise's program
+    tab.open_section("accumulate")
+    tab.exercises["accumulate"].show_step.click()
+    assert window.statusBar().currentMessage() == (
+        "Show me the step: the editor now holds a = 3.0; b = a + a (Ctrl+Z in the editor "
+        "brings your text back).")
+
+
+def test_ctrl_z_in_the_editor_after_a_show_me(window, qtbot):
+    mine = "p = 2.0\nq = p * p\n"
+    window.editor.set_text(mine)
+    window.build(mine)
+    tab = open_learn(window, qtbot)
+    tab.show_buttons["smallest"].click()
+    assert "ab + a" in window.statusBar().currentMessage()
+    window.editor.editor.setFocus()
+    qtbot.keyClick(window.editor.editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.editor.text() == mine
+
+
+def test_applying_the_step_says_what_the_editor_now_holds(window, qtbot):
+    mine = "p = 2.0\nq = p * p\n"
+    window.editor.set_text(mine)
+    window.build(mine)
+    tab = open_learn(window, qtbot, "neuron")
+    tab.exercises["step"].apply.click()
+    message = window.statusBar().currentMessage()
+    assert message.startswith(
+        "Apply the step: the editor now holds the lesson's neuron after one gradient step "
+        "(Ctrl+Z in the editor: the neuron before the step; again: your text). One "
+        "gradient step at η = 0.1: w1 0.5 → 0.7, w2 -0.3 → 0.1, b 0.1 → 0.3; loss 1 → "
+        "0.0276708.")
+    window.editor.editor.undo()
+    assert "w1 = 0.5; w2 = -0.3; b = 0.1" in window.editor.text()
+    window.editor.editor.undo()
+    assert window.editor.text() == mine
+
+
+def test_exercise_2_plots_nothing_but_a_hint_before_compare(window, qtbot):
+    tab = open_learn(window, qtbot, "chain")
+    ex = tab.exercises["chain"]
+    plot, diff = ex.plot.getPlotItem(), ex.diff_plot.getPlotItem()
+    # no 0-1 axes with a clipped '1.0': no axes at all, and what to do
+    assert ex.hint.isVisible() and ex.hint.toPlainText() == "Type a derivative and press Compare"
+    for item in (plot, diff):
+        assert not item.getAxis("left").isVisible() and not item.getAxis("bottom").isVisible()
+    assert not plot.legend.isVisible()
+    ex.derivative.setText("1/0 +")
+    ex.compare.click()  # not a formula: still nothing to plot
+    assert ex.feedback.verdict == "wrong" and ex.hint.isVisible()
+
+    ex.derivative.setText("1 - tanh(x**3 + 3*x)**2")
+    ex.compare.click()
+    assert not ex.hint.isVisible() and plot.legend.isVisible()
+    for item in (plot, diff):
+        assert item.getAxis("left").isVisible() and item.getAxis("bottom").isVisible()
+    # the range follows the data again (pyqtgraph auto-ranges when it next updates)
+    qtbot.waitUntil(lambda: plot.viewRange()[0][0] <= -3 <= 3 <= plot.viewRange()[0][1],
+                    timeout=5_000)
+
+
+def test_exercise_3s_predictions_are_remembered(qtbot):
+    first = LearnTab(settings=settings())
+    qtbot.addWidget(first)
+    ex = first.exercises["accumulate"]
+    for case, engine, guess in (("a + a", "+=", "2"), ("a * a", "=", "3"),
+                                ("a * a", "+=", "7")):  # the last one wrong
+        ex.case.setCurrentText(case)
+        ex.engine.setCurrentText(engine)
+        ex.prediction.setText(guess)
+        ex.reveal.click()
+    assert ex.score.text() == "Predicted right: 2 of 4 combinations."
+
+    again = LearnTab(settings=settings())
+    qtbot.addWidget(again)
+    ex = again.exercises["accumulate"]
+    assert ex.score.text() == "Predicted right: 2 of 4 combinations."
+    assert ex.right == {("a + a", "+="), ("a * a", "=")}
+    for case, engine, guess in (("a + a", "=", "1"), ("a * a", "+=", "6")):
+        ex.case.setCurrentText(case)
+        ex.engine.setCurrentText(engine)
+        ex.prediction.setText(guess)
+        ex.reveal.click()
+    assert ex.score.text() == "Predicted right: 4 of 4 combinations." and ex.is_solved
+    third = LearnTab(settings=settings())
+    qtbot.addWidget(third)
+    assert third.exercises["accumulate"].score.text() == \
+        "Predicted right: 4 of 4 combinations."
+    assert "accumulate" in third.progress.solved
+
+
+@pytest.mark.parametrize("stored, kept", [
+    ("a + a|+=,banana,a * a|=,a * a|==,|", {("a + a", "+="), ("a * a", "=")}),
+    (["a * a|+=", 3, None], {("a * a", "+=")}),
+    (17, set()), ("", set()), ("a + a", set()),
+])
+def test_bad_predictions_read_back_are_dropped(qtbot, stored, kept):
+    s = settings()
+    s.setValue("learn/predicted", stored)
+    s.sync()
+    tab = LearnTab(settings=settings())
+    qtbot.addWidget(tab)
+    ex = tab.exercises["accumulate"]
+    assert ex.right == kept
+    assert ex.score.text() == f"Predicted right: {len(kept)} of 4 combinations."

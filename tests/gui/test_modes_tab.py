@@ -88,3 +88,15 @@ def test_one_size_is_one_size(window, qtbot):
     tab.start.click()
     qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
     assert tab.state.text() == "Done: 1 size timed."
+
+
+def test_a_zero_difference_reads_0_in_the_table_and_the_sentence(window):
+    from engine.modes import SweepRow
+    tab = window.modes_tab
+    tab.rows = [SweepRow(2, 0.854, 1.0, 0.854, 0.0), SweepRow(5, 2.0, 1.0, 2.0, 1.11e-16)]
+    tab._show_rows()
+    assert tab.table.column_texts(4) == ["0", "1.11e-16"]
+    tab.rows = [SweepRow(2, 0.854, 1.0, 0.854, 0.0)]
+    tab._show_rows()
+    assert tab.agreement.text().startswith("The two modes' gradients agree to 0 at worst "
+                                           "(N = 2)")

@@ -175,6 +175,23 @@ def test_rule_plot_says_every_case_passes(window, qtbot, no_tensorflow):
     assert axis == "|autograd − central difference| (h = 1e-6): all below 1e-9"
 
 
+def test_a_zero_tensorflow_difference_reads_0(window, qtbot):
+    from engine.tensorflow_check import GradientRow
+
+    checker = window.checker
+    checker.state = READY  # as if TensorFlow were loaded: nothing is asked of it here
+    tab = open_rules(window, qtbot)
+    checker.generation = window.session.generation
+    checker.rows = [GradientRow("w1", -2.0, -2.0, 0.0), GradientRow("w2", -4.0, -4.0, 0.0)]
+    checker.message = ""
+    checker.changed.emit()
+    assert tab.tf_status.text() == "2 inputs; largest difference 0."
+    assert tab.tf_table.column_texts(3) == ["0", "0"]
+    checker.rows = [GradientRow("w1", -2.0, -2.5, 0.5)]
+    checker.changed.emit()
+    assert tab.tf_status.text() == "1 input; largest difference 5.00e-01."
+
+
 def test_the_step_size_axes_read_the_steps_themselves_for_every_program(window, qtbot,
                                                                          no_tensorflow):
     # a program built while the tab is hidden is drawn again: its log axes once read a

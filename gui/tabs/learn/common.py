@@ -60,6 +60,11 @@ class Feedback(QLabel):
     def say(self, text: str) -> None:
         self._show(text, NEUTRAL, "")
 
+    def clear(self) -> None:
+        """No feedback: an empty line (what it said no longer applies)."""
+        self.plain, self.verdict = "", ""
+        super().clear()
+
 
 def formula_edit(placeholder: str, tip: str, parent=None) -> QLineEdit:
     edit = QLineEdit(parent)

@@ -93,7 +93,7 @@ why inputs are scaled to similar ranges before training.</p>""",
     Section("tensorflow", "The same graph in TensorFlow", """
 <p><code>tf.GradientTape</code> does what this engine does: it records the operations
 run inside its context and replays them backwards. On the neuron its gradients and ours
-are identical to the last printed digit (difference 0.00e+00). The framework's advantage
+are identical to the last printed digit (difference 0). The framework's advantage
 is speed, not a different idea: it works on whole tensors with fused kernels instead of
 one Python object per number.</p>
 <p>Below, the current program is written out as a script for TensorFlow, PyTorch or JAX
@@ -152,7 +152,7 @@ hands back. <b>Left</b> undoes one step exactly, <b>Space</b> plays and pauses.<
 wrong, stable and plausible.</li>
 <li><b>No zero_grad</b>: the previous step's gradients are added to this step's.</li>
 <li><b>Autodiff is not a finite difference</b>: there is no step size, each local
-derivative is exact, which is why the checks come out at 0.00e+00, not 1e-7.</li>
+derivative is exact, which is why the checks come out at 0, not 1e-7.</li>
 <li><b>Only the branch that ran</b>: the graph records the path taken; relu below zero
 passes back 0, and that 0 is correct.</li>
 <li><b>Not for production</b>: this engine makes one Python object, with its own
@@ -229,7 +229,7 @@ QUESTIONS = (
     Question(
         "How does autodiff differ from numerical differentiation with a small step h?",
         ("It has no step at all: each local derivative is the exact rule evaluated at a "
-         "point, so the checks agree to 0.00e+00 rather than about 1e-7.",
+         "point, so the checks agree to 0 rather than about 1e-7.",
          "It uses a far smaller step, so its error is 1e-16 instead of 1e-7.",
          "It averages a forward and a backward difference, which cancels the error.",
          "It differentiates the program's text symbolically and simplifies the result."),

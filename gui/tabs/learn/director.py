@@ -3,6 +3,8 @@ step it with and the step to stop at."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.learn.accumulation import CASES, ENGINES
 from engine.learn.multiply_rule import LearnerMultiplyRule
 from engine.pitfalls import OVERWRITE
@@ -16,6 +18,20 @@ PRESET_FOR = {"idea": NEURON, "engine": "02-ab-plus-a.expr", "smallest": "02-ab-
 TAB_FOR = {"rules": "Rules", "tensorflow": "Rules", "modes": "Modes", "xor": "XOR",
            "pitfalls": "Pitfalls"}
 LEARNER_RULE = "your multiply rule"
+UNDO_NOTE = "Ctrl+Z in the editor brings your text back"
+
+
+def program_title(text: str) -> str:
+    """A preset's program in a few words, from its first comment line: "the lesson's
+    neuron" from '# The lesson's neuron: one tanh unit, ...'; for text without one,
+    its statements on one line ('a = 3.0; b = a + a')."""
+    first = text.split("\n", 1)[0].strip()
+    if not first.startswith("#"):
+        return "; ".join(line.strip() for line in text.splitlines() if line.strip())
+    title = first.lstrip("#").strip().removeprefix("Our example: ")
+    for end in (": ", " ("):
+        title = title.split(end, 1)[0]
+    return title[:1].lower() + title[1:] if title.startswith("The ") else title
 
 
 class Director:
@@ -23,24 +39,37 @@ class Director:
 
     def __init__(self, window):
         self.window = window
+        self.replaced = False  # whether the last program opened replaced the editor's text
+        self._xor_note = ""  # said again with the XOR run's verdict, which replaces it
+        self._xor_heard = False
 
     @property
     def session(self):
         return self.window.session
 
     def show(self, action: str) -> None:
-        """Carry out one of the sections' 'Show me' actions (content.ShowMe.action)."""
+        """Carry out one of the sections' 'Show me' actions (content.ShowMe.action); one
+        that changes the program or a setting says so in the status bar."""
         if action in TAB_FOR:
             self.show_tab(TAB_FOR[action])
             return
         if action == "xor1":  # one hidden unit: a single line cannot separate XOR
             self.show_tab("XOR")
             xor = self.window.xor_tab
+            before = xor.hidden.value()
             xor.hidden.setValue(1)  # resets the run
             xor.start()
+            was = f" (it was {before})" if before != 1 else ""
+            self.window.show_status(f"Show me: Hidden units is now 1{was}; training XOR "
+                                    "with one hidden unit…")
+            # a run of 3,000 epochs ends within a second: its verdict gets the note too
+            self._xor_note = f"Show me: Hidden units is now 1{was}."
+            if not self._xor_heard:
+                xor.status.connect(self._on_xor_status)
+                self._xor_heard = True
             return
         engine = OVERWRITE if action == "overwrite" else None
-        self.open_graph(PRESETS / PRESET_FOR[action], engine)
+        note = self.open_graph(PRESETS / PRESET_FOR[action], engine)
         stepper = self.session.stepper
         n_forward = len(stepper.forward_steps)
         if action == "idea":
@@ -55,13 +84,26 @@ class Director:
         else:
             self.session.run_to_end()
         self.show_graph()
+        self.window.show_status(f"Show me: {note}.")
+
+    def _on_xor_status(self, text: str) -> None:
+        """The XOR tab's next word after 'Training XOR…' (its verdict, as a rule), with
+        the note of what the Show me changed in front."""
+        if self._xor_note and not text.startswith("Training XOR"):
+            note, self._xor_note = self._xor_note, ""
+            self.window.show_status(f"{note} {text}")
 
     def show_tab(self, title: str) -> None:
         tabs = self.window.tabs
         tabs.setCurrentWidget(self.window.lazy_tabs.tab(title))
 
-    def show_graph(self) -> None:
+    def show_graph(self, whole: bool = False) -> None:
+        """Bring the Graph tab forward, the keyboard on the graph. With `whole`, fit
+        the whole graph in view, even below the size it is readable at (as after a
+        gradient step, where what matters is the new output at the right end)."""
         self.window.tabs.setCurrentWidget(self.window.graph_tab)
+        if whole:
+            self.window.graph_tab.view.fit()
         self.window.graph_tab.focus_graph()
 
     def set_engine(self, engine) -> None:
@@ -81,23 +123,33 @@ class Director:
         else:
             combo.setCurrentIndex(index)
 
-    def open_graph(self, path, engine=None) -> None:
-        """Open a preset (or program text, for a str without a file) with `engine`."""
-        self.set_engine(engine)
-        self.window.open_preset(str(path))
+    def open_graph(self, path, engine=None) -> str:
+        """Open a preset with `engine`; returns what the editor now holds, in words (see
+        `open_text`)."""
+        text = Path(path).read_text(encoding="utf-8")
+        return self.open_text(text, engine, program_title(text))
 
-    def open_text(self, text: str, engine=None) -> None:
+    def open_text(self, text: str, engine=None, title: str = "") -> str:
+        """Put `text` in the editor, undoably, and build it with `engine`. Returns what
+        the editor now holds for the status bar: 'the editor now holds the lesson's
+        neuron (Ctrl+Z in the editor brings your text back)'."""
         self.set_engine(engine)
-        self.window.editor.replace_text(text)  # Ctrl+Z brings back what was there
+        editor = self.window.editor
+        replaced = self.replaced = editor.text() != text
+        editor.replace_text(text)  # Ctrl+Z brings back what was there
         self.window.file_path = None
         self.window.build(text)
         self.window._set_title()
+        what = title or program_title(text)
+        if not replaced:
+            return f"the editor holds {what}, as it did"
+        return f"the editor now holds {what} ({UNDO_NOTE})"
 
     def step_with_rule(self, rule: LearnerMultiplyRule) -> int | None:
         """The lesson's neuron stepped with the learner's multiply rule, stopped at the
         first wrong step (red), or at the end if none is wrong; returns that step's
         index among the backward steps, or None."""
-        self.open_graph(PRESETS / NEURON, rule)
+        note = self.open_graph(PRESETS / NEURON, rule)
         stepper = self.session.stepper
         wrong = first_wrong_step(stepper.backward_steps)
         if wrong is None:
@@ -105,11 +157,13 @@ class Director:
         else:
             self.session.seek(len(stepper.forward_steps) + wrong + 1)
         self.show_graph()
+        self.window.show_status(f"Stepped with your multiply rule: {note}.")
         return wrong
 
     def accumulate(self, case: str, engine: str, position: int) -> None:
         """`case` stepped with `engine` ('+=' or '='), stopped at `position`: the next
         step delivers a's last path."""
-        self.open_text(CASES[case], ENGINES[engine])
+        note = self.open_text(CASES[case], ENGINES[engine])
         self.session.seek(position)
         self.show_graph()
+        self.window.show_status(f"Show me the step: {note}.")

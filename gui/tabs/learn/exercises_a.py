@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -20,12 +20,14 @@ from engine import ExpressionError, parse
 from engine.learn import chain_check
 from engine.learn.accumulation import CASES, ENGINES, accumulate
 from engine.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
+from engine.numbers import scientific
 from engine.stepping import gradients_with
 from gui.graph.editor import PRESETS
 from gui.tabs.learn.common import Exercise, Feedback, formula_edit, number
 from gui.tabs.learn.director import NEURON
 
 INTRO_STYLE = "color: #374151;"
+EMPTY_HINT = "Type a derivative and press Compare"
 
 
 def _intro(text: str, parent) -> QLabel:
@@ -79,6 +81,8 @@ class MultiplyExercise(Exercise):
 
     @Slot()
     def check_rule(self) -> bool:
+        # what the neuron gave with the rule checked before no longer applies
+        self.engine_note.clear()
         result = check_multiply_rule(self.da.text(), self.db.text())
         if result.error:
             self.rule = None
@@ -105,7 +109,9 @@ class MultiplyExercise(Exercise):
 
     @Slot()
     def step_neuron(self) -> None:
-        if self.rule is None and not self.check_rule() and self.rule is None:
+        # the rule as typed now, so that the verdict above and the note below agree
+        self.check_rule()
+        if self.rule is None:
             return
         program = parse((PRESETS / NEURON).read_text(encoding="utf-8"))
         yours = gradients_with(program, self.rule)
@@ -177,13 +183,25 @@ class ChainExercise(Exercise):
         self.diff_curve = diff_item.plot([], [], pen=plots.pg.mkPen("#dc2626", width=2))
         self.worst_marker = diff_item.plot([], [], pen=None, symbol="o", symbolSize=9,
                                            symbolBrush="#dc2626")
+        # before the first comparison: no axes (an empty 0-1 range says nothing), a hint
+        self.hint = plots.pg.TextItem(EMPTY_HINT, color="#6b7280", anchor=(0.5, 0.5))
+        item.addItem(self.hint, ignoreBounds=True)
+        self.hint.setPos(0.5, 0.5)
+        for plot_item in (item, diff_item):
+            plot_item.setXRange(0, 1, padding=0)
+            plot_item.setYRange(0, 1, padding=0)
+            plot_item.showGrid(x=False, y=False)
+            for side in ("left", "bottom"):
+                plot_item.hideAxis(side)
+        item.legend.hide()
         saturated = chain_check.saturated_check()
         self.saturated = _intro(
             f"Why x = 2 proves nothing: there autodiff gives {saturated.autodiff:.10f} "
-            f"({saturated.autodiff:.1e}), the right formula {saturated.right:.10f}, and a "
-            f"formula that forgets the (3x² + 3) factor {saturated.forgetful:.10f} "
-            f"({saturated.forgetful:.1e}). Where every answer prints as 0, agreeing is no "
-            "evidence: compare where the derivative is not flat.", self)
+            f"({scientific(saturated.autodiff, 2)}), the right formula "
+            f"{saturated.right:.10f}, and a formula that forgets the (3x² + 3) factor "
+            f"{saturated.forgetful:.10f} ({scientific(saturated.forgetful, 2)}). Where every "
+            "answer prints as 0, agreeing is no evidence: compare where the derivative is "
+            "not flat.", self)
         form = QFormLayout()
         form.addRow("y =", self.function)
         form.addRow("dy/dx =", self.derivative)
@@ -217,6 +235,7 @@ class ChainExercise(Exercise):
             self.feedback.wrong(f"Cannot compare yet: {e}.")
             return False
         self.comparison = result
+        self._show_axes()
         self.autodiff_curve.setData(result.xs, result.autodiff)
         self.hand_curve.setData(result.xs, result.hand)
         self.diff_curve.setData(result.xs, result.differences)
@@ -241,15 +260,31 @@ class ChainExercise(Exercise):
         return False
 
 
+    def _show_axes(self) -> None:
+        """The plots as they are once there is something to plot (the first time)."""
+        if not self.hint.isVisible():
+            return
+        self.hint.hide()
+        for widget in (self.plot, self.diff_plot):
+            plot_item = widget.getPlotItem()
+            for side in ("left", "bottom"):
+                plot_item.showAxis(side)
+            plot_item.showGrid(x=True, y=False, alpha=0.25)
+            plot_item.enableAutoRange()
+        self.plot.getPlotItem().legend.show()
+
+
 class AccumulateExercise(Exercise):
     """Exercise 3: predict a's gradient in a + a and a * a, with += and with =, then
     see it."""
 
     key = "accumulate"
+    predicted_right = Signal(str, str)  # (case, engine): a combination predicted right
 
-    def __init__(self, director, parent=None):
+    def __init__(self, director, right=(), parent=None):
         super().__init__(director, parent)
-        self.right: set[tuple[str, str]] = set()
+        # the combinations predicted right so far, in this session or before
+        self.right: set[tuple[str, str]] = set(right)
         self.case = QComboBox(self)
         self.case.addItems(list(CASES))
         self.case.setToolTip("The program: a = 3, then b = a + a or c = a * a")
@@ -301,6 +336,7 @@ class AccumulateExercise(Exercise):
         text = (f"a received {paths}, {how}: its gradient is {number(result.gradient)}.")
         if math.isclose(guess, result.gradient):
             self.right.add((case, engine))
+            self.predicted_right.emit(case, engine)
             self.feedback.right(f"Right, {number(guess)}. " + text)
             ok = True
         else:

@@ -19,11 +19,13 @@ from PySide6.QtWidgets import (
 
 from engine.learn.code_export import FRAMEWORKS, TITLES
 from engine.learn.passes import MAX_N, PassCount, PassProgress
+from engine.numbers import scientific
 from gui.graph.editor import PRESETS
 from gui.jobs.process_job import ProcessJob
 from gui.tabs.learn.common import Exercise, Feedback, monospace, number
 from gui.tabs.learn.director import NEURON
 from gui.tabs.learn.exercises_a import _intro
+from gui.tabs.learn.gradient_step import describe
 
 STEP_ANSWERS = {"w1": 0.7, "w2": 0.1, "b": 0.3}
 STEP_GRADIENTS = {"w1": -2.0, "w2": -4.0, "b": -2.0}
@@ -103,11 +105,17 @@ class StepExercise(Exercise):
         if self.director is None or self.stepper is None:
             return None
         self.director.open_graph(PRESETS / NEURON)
+        replaced = self.director.replaced
         step = self.stepper.apply(0.1, list(STEP_ANSWERS))
         if step is None:
             return None
         self.director.session.run_to_end()
-        self.director.show_graph()
+        self.director.show_graph(whole=True)  # the loss, at the right end, in view
+        undo = ("Ctrl+Z in the editor: the neuron before the step; again: your text"
+                if replaced else "Ctrl+Z in the editor brings back the values before")
+        self.director.window.show_status(
+            "Apply the step: the editor now holds the lesson's neuron after one gradient "
+            f"step ({undo}). " + describe(step, "loss"))
         self.loss.right(f"Applied: w1 = {number(step.after['w1'])}, w2 = "
                         f"{number(step.after['w2'])}, b = {number(step.after['b'])}; the "
                         f"loss fell from {number(step.loss_before)} to "
@@ -197,10 +205,11 @@ class FrameworksExercise(Exercise):
         verdict = self.results.right if worst <= 1e-12 else self.results.wrong
         n = len(checker.rows)
         verdict(f"tf.GradientTape (float64) on the program in the Graph tab: {n} "
-                f"gradient{'' if n == 1 else 's'}, largest difference from ours {worst:.2e}.")
+                f"gradient{'' if n == 1 else 's'}, largest difference from ours "
+                f"{scientific(worst)}.")
         cells = "".join(
             f"<tr><td>{html.escape(r.name)}</td><td align='right'>{r.ours!r}</td>"
-            f"<td align='right'>{r.tensorflow!r}</td><td align='right'>{r.difference:.2e}"
+            f"<td align='right'>{r.tensorflow!r}</td><td align='right'>{scientific(r.difference)}"
             "</td></tr>" for r in checker.rows)
         self.table.setText("<table cellspacing='0' cellpadding='3'><tr><th align='left'>"
                            "input</th><th>ours</th><th>tf.GradientTape</th><th>difference"
@@ -303,5 +312,5 @@ class PassesExercise(Exercise):
             f"N = {r.n:,}. Forward mode: {r.forward_passes:,} {plural}, "
             f"{r.forward_ms:.3g} ms. Reverse mode: {r.reverse_passes} pass, "
             f"{r.reverse_ms:.3g} ms ({r.ratio:.3g}× cheaper). The two gradients agree to "
-            f"{r.max_difference:.1e}: the difference is cost, not accuracy.")
+            f"{scientific(r.max_difference, 2)}: the difference is cost, not accuracy.")
         self.mark_solved()

@@ -1,12 +1,15 @@
 """What the learner has done, kept in QSettings: the section open, the sections seen,
-the exercises solved and the quiz answers. Whatever is read back is checked: a value of
+the exercises solved, the combinations predicted right in exercise 3 and the quiz
+answers. Whatever is read back is checked: a value of
 the wrong type, out of range or unknown falls back to the default, never an error."""
 
 from __future__ import annotations
 
+from engine.learn.accumulation import CASES, ENGINES
 from gui.tabs.learn.content import EXERCISES, QUESTIONS, SECTION_KEYS
 
 PREFIX = "learn/"
+COMBINATIONS = tuple((case, engine) for case in CASES for engine in ENGINES)
 
 
 def parse_section(value) -> int:
@@ -47,6 +50,19 @@ def parse_answers(value) -> dict[int, int]:
     return answers
 
 
+def parse_predicted(value) -> set[tuple[str, str]]:
+    """Exercise 3's combinations predicted right, read back from 'case|engine' items
+    ('a + a|+=,a * a|='); unknown ones are dropped."""
+    if isinstance(value, (list, tuple)):
+        items = [str(v) for v in value]
+    elif isinstance(value, str):
+        items = value.split(",")
+    else:
+        return set()
+    pairs = {tuple(item.strip().split("|", 1)) for item in items}
+    return {p for p in COMBINATIONS if p in pairs}
+
+
 class Progress:
     """The learner's progress, read from and written to `settings` (a QSettings, or
     None to remember nothing)."""
@@ -57,11 +73,13 @@ class Progress:
         self.seen: set[str] = set()
         self.solved: set[str] = set()
         self.answers: dict[int, int] = {}
+        self.predicted: set[tuple[str, str]] = set()  # exercise 3: (case, engine)
         if settings is not None:
             self.section = parse_section(settings.value(PREFIX + "section", 0))
             self.seen = parse_keys(settings.value(PREFIX + "seen", ""), SECTION_KEYS)
             self.solved = parse_keys(settings.value(PREFIX + "solved", ""), EXERCISES)
             self.answers = parse_answers(settings.value(PREFIX + "quiz", ""))
+            self.predicted = parse_predicted(settings.value(PREFIX + "predicted", ""))
 
     @property
     def right_answers(self) -> int:
@@ -75,4 +93,7 @@ class Progress:
         s.setValue(PREFIX + "seen", ",".join(k for k in SECTION_KEYS if k in self.seen))
         s.setValue(PREFIX + "solved", ",".join(k for k in EXERCISES if k in self.solved))
         s.setValue(PREFIX + "quiz", ",".join(f"{q}:{o}" for q, o in sorted(self.answers.items())))
+        s.setValue(PREFIX + "predicted", ",".join(f"{case}|{engine}" for case, engine
+                                                  in COMBINATIONS if (case, engine)
+                                                  in self.predicted))
         s.sync()

@@ -38,7 +38,7 @@ class LearnTab(QWidget):
         makers = {
             "multiply": lambda: MultiplyExercise(director, self),
             "chain": lambda: ChainExercise(director, self),
-            "accumulate": lambda: AccumulateExercise(director, self),
+            "accumulate": lambda: AccumulateExercise(director, self.progress.predicted, self),
             "step": lambda: StepExercise(director, stepper, self),
             "frameworks": lambda: FrameworksExercise(director, copier, checker, self),
             "passes": lambda: PassesExercise(director, self),
@@ -89,6 +89,8 @@ class LearnTab(QWidget):
                 if section.exercise in self.progress.solved:
                     exercise.is_solved = True
                 exercise.solved.connect(self._on_solved)
+                if section.exercise == "accumulate":
+                    exercise.predicted_right.connect(self._on_predicted)
                 self.exercises[section.exercise] = exercise
                 box.addWidget(exercise)
             box.addStretch(1)
@@ -168,6 +170,11 @@ class LearnTab(QWidget):
     def _on_solved(self, key: str) -> None:
         self.progress.solved.add(key)
         self._update_marks()
+
+    @Slot(str, str)
+    def _on_predicted(self, case: str, engine: str) -> None:
+        self.progress.predicted.add((case, engine))
+        self.progress.save()
 
     @Slot(int, int)
     def _on_answered(self, q: int, o: int) -> None:
