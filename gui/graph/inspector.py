@@ -87,20 +87,32 @@ def _local_derivatives(node: Value, used, engine: str) -> list[str]:
     (`used`, from Stepper.local_derivatives); where the engine stepped has a rule of
     its own that gives another number, that one, and the right rule beside it."""
     if all(right is None for _, right in used):
-        items = [f"<li><code>{html.escape(rule_text(node, i))}</code></li>"
+        items = [f"<li><code>{html.escape(rule_text(node, i))}</code>{_constant(node, i)}</li>"
                  for i in range(len(used))]
         return ["<p><b>Local derivatives</b> (recorded in the forward pass):</p><ul>",
                 *items, "</ul>"]
     items = []
     for i, (local, right) in enumerate(used):
         if right is None:
-            items.append(f"<li><code>{html.escape(rule_text(node, i))}</code></li>")
+            items.append(f"<li><code>{html.escape(rule_text(node, i))}</code>"
+                         f"{_constant(node, i)}</li>")
             continue
         items.append(f"<li><code>{html.escape(used_rule_text(node, i, local))}</code> by "
                      f"{engine} <span style='color:{WRONG}'>(right: "
                      f"<code>{html.escape(rule_text(node, i))}</code>)</span></li>")
     return [f"<p><b>Local derivatives</b> (those the backward pass uses, by {engine}; the "
             "right one beside any that differs):</p><ul>", *items, "</ul>"]
+
+
+def _constant(node: Value, i: int) -> str:
+    """A word on a parent that is a number written in the program: the rule exists,
+    but the gradient it sends there is of no use (the picture writes the number into
+    the operation, unless View → Show constants as nodes)."""
+    parent = node.parents[i]
+    if parent.parents or parent.label:
+        return ""
+    return (f" <i>({html.escape(number(parent.data))} is a constant of the program: its "
+            "gradient is worked out but used by nothing)</i>")
 
 
 def _exact(x: float) -> str:

@@ -109,3 +109,17 @@ def test_a_users_engine_replayed_shows_its_local_derivative_and_the_right_one(wi
     assert window.graph_tab.scene.edge_item(out, 0).label == "0.375 × 1\n= 0.375\nright: 0.75"
     x_html = describe_node(window.session.program.inputs["x"], window.session.stepper, "input")
     assert "(your engine's local derivative; the right one is 0.75)" in x_html
+
+
+def test_a_number_of_the_program_is_called_a_constant_in_the_local_derivatives():
+    from engine import parse
+    from engine.stepping import Stepper
+    from gui.graph.inspector import describe_node
+
+    program = parse("x = 2\nb = x + 1\ny = b*2")
+    stepper = Stepper(program.output)
+    stepper.run_to_end()
+    text = describe_node(program.names["b"], stepper, "intermediate")
+    assert "<code>d(x + 1)/dx = 1</code></li>" in text  # an input: no word
+    assert ("<code>d(x + 1)/d1 = 1</code> <i>(1 is a constant of the program: its "
+            "gradient is worked out but used by nothing)</i>") in text
