@@ -599,3 +599,18 @@ def test_bad_predictions_read_back_are_dropped(qtbot, stored, kept):
     ex = tab.exercises["accumulate"]
     assert ex.right == kept
     assert ex.score.text() == f"Predicted right: {len(kept)} of 4 combinations."
+
+
+def test_show_me_the_timing_starts_the_sweep_it_promises_once(window, qtbot):
+    tab = open_learn(window, qtbot)
+    tab.show_buttons["modes"].click()
+    modes = window.modes_tab
+    assert window.tabs.currentWidget() is modes
+    assert modes.running
+    assert window.statusBar().currentMessage().startswith("Show me: timing both modes")
+    qtbot.waitUntil(lambda: len(modes.rows) >= 2, timeout=60_000)
+    rows = list(modes.rows)
+    tab.show_buttons["modes"].click()  # a second time: the sweep is not started again
+    assert modes.rows[:len(rows)] == rows
+    modes.cancel_sweep()
+    qtbot.waitUntil(lambda: not modes.running, timeout=10_000)

@@ -50,6 +50,14 @@ class Director:
     def show(self, action: str) -> None:
         """Carry out one of the sections' 'Show me' actions (content.ShowMe.action); one
         that changes the program or a setting says so in the status bar."""
+        if action == "modes":  # the timing itself, started if there is none yet
+            self.show_tab("Modes")
+            modes = self.window.modes_tab
+            if not modes.rows and not modes.running:
+                modes.start_sweep()
+                self.window.show_status("Show me: timing both modes from 2 to 1,600 "
+                                        "parameters in the Modes tab (Cancel stops it)")
+            return
         if action in TAB_FOR:
             self.show_tab(TAB_FOR[action])
             return
