@@ -536,6 +536,11 @@ class GraphTab(QWidget):
             self.scene.refresh(previous)
             self.view.follow_step()
         self._update_phase()
+        stepper = self.session.stepper
+        if stepper.position == stepper.total and previous != stepper.total:
+            # the build's "Press Right to step" is no longer what to do
+            self.status.emit("End of the backward pass: every gradient is in. Left steps "
+                             "back, Home starts again; click a box to read its gradient.")
 
     @Slot(int)
     def _on_bug(self, index: int) -> None:

@@ -253,3 +253,10 @@ def test_the_status_bar_counts_the_boxes_and_says_where_the_constants_went(windo
     window.constants_action.setChecked(True)  # each constant a box of its own
     assert window.build("x = 2\ny = x*3 + 1")
     assert window.statusBar().currentMessage() == "Built y: 5 values. Press Right to step."
+
+
+def test_the_status_bar_says_when_the_backward_pass_is_done(window):
+    assert window.build("x = 2\ny = x*x")
+    window.graph_tab.actions["end"].trigger()
+    assert window.statusBar().currentMessage().startswith(
+        "End of the backward pass: every gradient is in.")
