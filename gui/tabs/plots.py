@@ -124,17 +124,38 @@ FORWARD = QColor("#dc2626")
 REVERSE = QColor("#2563eb")
 
 
+def empty_hint(plot: pg.PlotItem, text: str) -> None:
+    """A plot with nothing to show yet: no axes (their ticks would mean nothing), a
+    grey word on what fills it."""
+    plot.clear()
+    plot.setLogMode(x=False, y=False)
+    plot.showGrid(x=False, y=False)
+    for side in ("left", "bottom"):
+        plot.hideAxis(side)
+    plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+    hint = pg.TextItem(text, color="#6b7280", anchor=(0.5, 0.5))
+    plot.addItem(hint, ignoreBounds=True)
+    hint.setPos(0.5, 0.5)
+
+
+def _axes_back(plot: pg.PlotItem) -> None:
+    for side in ("left", "bottom"):
+        plot.showAxis(side)
+
+
 def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     """Milliseconds per full gradient against parameter count, log-log, both modes, with
     the break-even point marked."""
+    if not rows:
+        empty_hint(plot, "Press Start to time both modes")
+        return
     plot.clear()
+    _axes_back(plot)
     style(plot)
     plot.setLogMode(x=True, y=True)
     plot.showGrid(x=True, y=True, alpha=0.25)
     plot.setLabel("bottom", "parameters N")
     plot.setLabel("left", "ms per full gradient")
-    if not rows:
-        return
     ordered = sorted(rows, key=lambda r: r.n)
     ns = [r.n for r in ordered]
     plot.plot(ns, [max(r.forward_ms, 1e-6) for r in ordered], pen=pg.mkPen(FORWARD, width=2),
@@ -164,14 +185,16 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
 
 def modes_ratio(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     """Forward ms / reverse ms as bars, one per size, each labelled with its value."""
+    ordered = sorted(rows, key=lambda r: r.n)
+    if not ordered:
+        empty_hint(plot, "forward ÷ reverse, once sizes are timed")
+        return
     plot.clear()
+    _axes_back(plot)
     style(plot)
     plot.setLogMode(x=False, y=False)
     plot.setLabel("bottom", "parameters N")
     plot.setLabel("left", "forward ÷ reverse")
-    ordered = sorted(rows, key=lambda r: r.n)
-    if not ordered:
-        return
     xs = list(range(len(ordered)))
     plot.addItem(pg.BarGraphItem(x=xs, height=[r.ratio for r in ordered], width=0.7,
                                  brush=pg.mkBrush(FORWARD), pen=pg.mkPen(None)))

@@ -100,3 +100,21 @@ def test_a_zero_difference_reads_0_in_the_table_and_the_sentence(window):
     tab._show_rows()
     assert tab.agreement.text().startswith("The two modes' gradients agree to 0 at worst "
                                            "(N = 2)")
+
+
+def test_the_plots_say_what_fills_them_until_a_sweep_has(window, qtbot):
+    import pyqtgraph as pg
+
+    tab = open_modes(window, qtbot, (2, 5))
+    for widget, hint in ((tab.timing_plot, "Press Start to time both modes"),
+                         (tab.ratio_plot, "forward ÷ reverse, once sizes are timed")):
+        plot = widget.getPlotItem()
+        assert not plot.getAxis("left").isVisible() and not plot.getAxis("bottom").isVisible()
+        texts = [i.toPlainText() for i in plot.items if isinstance(i, pg.TextItem)]
+        assert texts == [hint]
+    tab.start.click()
+    qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
+    for widget in (tab.timing_plot, tab.ratio_plot):
+        plot = widget.getPlotItem()
+        assert plot.getAxis("left").isVisible() and plot.getAxis("bottom").isVisible()
+    assert tab.timing_plot.getPlotItem().getAxis("left").labelText == "ms per full gradient"
