@@ -117,18 +117,10 @@ def _with_right(received: list[Contribution], right: tuple[float, ...]) -> list[
             for c, r in zip(received, right)]
 
 
-def _final_gradients(output: Value) -> dict[Value, float]:
-    """Every node's gradient after the correct backward pass, on the side: the
-    nodes' own `grad` is left as it was."""
-    grads: dict[Value, float] = {}
-    for _ in _final_gradients_in_slices(output, grads, _AT_ONCE):
-        pass
-    return grads
-
-
 def _final_gradients_in_slices(output: Value, grads: dict[Value, float], every: int,
                                forward_steps: list[Value] | None = None) -> Iterator[None]:
-    """`_final_gradients` into `grads`, yielding after every `every` nodes."""
+    """Every node's gradient after the correct backward pass, into `grads`, on the side
+    (the nodes' own `grad` is left as it was), yielding after every `every` nodes."""
     if forward_steps is None:
         with collector_paused():
             forward_steps = topological_order(output)

@@ -87,20 +87,7 @@ def replay(cls, instructions) -> list:
 def graph_nodes(root) -> list:
     """Every user node `root` depends on, parents before children, by our own walk
     (with a stack: the user's graphs may be deep)."""
-    order, seen, stack = [], set(), [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            order.append(node)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        stack.append((node, True))
-        for p in reversed(parents_of(node)):
-            if id(p) not in seen:
-                stack.append((p, False))
-    return order
+    return inner_nodes(root, [])
 
 
 def inner_nodes(out, operands: list) -> list:

@@ -8,8 +8,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.modes import Problem, forward_pass, neuron_loss
-from engine.value import Value
+from engine.modes import Problem, forward_pass, reverse_gradient
 
 MAX_N = 2_000
 SLICE_S = 0.1
@@ -49,11 +48,9 @@ def count_passes(n: int, seed: int = 0) -> Iterator[PassProgress | PassCount]:
     problem = Problem.make(n, seed)
     reverse_passes = 0
     t0 = time.perf_counter()
-    weights = [Value(w) for w in problem.w]
-    neuron_loss(weights, problem.x, problem.b, problem.y).backward()
+    reverse = reverse_gradient(problem)
     reverse_passes += 1
     reverse_ms = (time.perf_counter() - t0) * 1000.0
-    reverse = [w.grad for w in weights]
     forward, spent, since = [], 0.0, 0.0
     for i in range(n):
         t0 = time.perf_counter()

@@ -15,7 +15,7 @@ from engine.pitfalls import rule_order
 from engine.stepping import (
     Contribution,
     Stepper,
-    _final_gradients,
+    _final_gradients_in_slices,
     backward_plan,
     first_wrong_step,
     gradient_error,
@@ -133,7 +133,7 @@ def test_the_seed_step_sends_one():
 
 def test_the_words_of_each_bug_with_their_numbers():
     """The correct gradient a step is compared with, and a node's name (kills the
-    mutants of `_final_gradients` and `_name`)."""
+    mutants of `_final_gradients_in_slices` and `_name`)."""
     program = parse((PRESETS / "10-no-sort.expr").read_text(encoding="utf-8"))
     steps = backward_plan(program.output, "no-sort")
     assert steps[first_wrong_step(steps)].problem == (
@@ -390,13 +390,15 @@ def test_a_variant_that_rounds_differently_near_zero_is_not_marked():
 
 
 def test_the_final_gradients_on_the_side():
-    """Every node's gradient by the correct pass, the nodes' own `grad` untouched
-    (_final_gradients had no caller among the fast tests; kills its mutants 1-7)."""
+    """Every node's gradient by the correct pass, the nodes' own `grad` untouched, a node
+    at a time (kills the mutants of _final_gradients_in_slices)."""
     program = parse("a = 3; b = a*a; c = b + a")
     a, c = program.inputs["a"], program.output
     b = c.parents[0]
     a.grad = 5.0
-    assert _final_gradients(c) == {c: 1.0, b: 1.0, a: 7.0}
+    grads = {}
+    slices = sum(1 for _ in _final_gradients_in_slices(c, grads, 1))
+    assert grads == {c: 1.0, b: 1.0, a: 7.0} and slices == 3
     assert (a.grad, b.grad, c.grad) == (5.0, 0.0, 0.0)
 
 
@@ -421,7 +423,7 @@ def test_the_final_gradients_on_the_side():
 # stepping.py
 # - `every` 5_000 -> 5001, `plan_in_slices(..., )`: the size of a slice, not its result.
 # - `correct = ... if pitfall or True`: the correct gradients are computed and unused.
-# - `grads.get(node, 0.0)` -> None / 1.0 / no default (plan_in_slices, _final_gradients,
+# - `grads.get(node, 0.0)` -> None / 1.0 / no default (plan_in_slices, _final_gradients_in_slices,
 #   _problem): every node in a rule order has received a gradient before its rule runs.
 # - _PlanIndex: `range(n - 1, -2, -1)` (zip stops at the shorter), and the `several`
 #   cache mutants (`found = None`, `.get(None)`, `several[node] = None`, bounds of
