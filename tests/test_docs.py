@@ -23,16 +23,16 @@ HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-def prose(text: str) -> list[str]:
-    """The lines of a Markdown text outside fenced code blocks, inline code removed."""
+def prose(text: str) -> str:
+    """A Markdown text without its fenced code blocks and inline code (which may run on
+    to the next line): what is left holds the links."""
     lines, fenced = [], False
     for line in text.splitlines():
         if FENCE.match(line):
             fenced = not fenced
-            continue
-        if not fenced:
-            lines.append(re.sub(r"`[^`]*`", "", line))
-    return lines
+        elif not fenced:
+            lines.append(line)
+    return re.sub(r"`[^`]*`", "", "\n".join(lines))
 
 
 def anchors(path: Path) -> set[str]:
@@ -54,8 +54,7 @@ def anchors(path: Path) -> set[str]:
 
 
 def relative_links(path: Path) -> list[str]:
-    return [target for line in prose(path.read_text(encoding="utf-8"))
-            for target in LINK.findall(line)
+    return [target for target in LINK.findall(prose(path.read_text(encoding="utf-8")))
             if not re.match(r"[a-z][a-z0-9+.-]*:", target)]  # not https:, mailto:
 
 
