@@ -1,7 +1,8 @@
 """The docs stay honest at low cost: every relative link in README.md and docs/*.md
-reaches a file (and a heading, for `#anchor`), every guide is reachable from the README,
-and every command and option that `main.py --help` lists is in docs/command-line.md (and
-the command in the README's command list)."""
+reaches a file (and a heading, for `#anchor`), every project path they name in code
+exists, every guide is reachable from the README, and every command and option that
+`main.py --help` lists is in docs/command-line.md (and the command in the README's
+command list)."""
 
 import re
 from pathlib import Path
@@ -76,6 +77,18 @@ def test_every_relative_link_reaches_a_file(page):
         assert where.is_file(), f"{page.name}: {target} is not a file"
         if anchor and where.suffix == ".md":
             assert anchor in anchors(where), f"{page.name}: {target} has no such heading"
+
+
+FOLDERS = ("engine", "gui", "cli", "assets", "benchmarks", "tests", "docs", ".ci")
+REPO_PATH = re.compile(rf"`((?:{'|'.join(re.escape(f) for f in FOLDERS)})/[^`\s]*)`")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_path_named_in_code_exists(page):
+    """`gui/graph/layout/`, `benchmarks/build_gaps.py`: a folder moved or a file renamed
+    shows here, not in a newcomer's shell."""
+    for path in REPO_PATH.findall(page.read_text(encoding="utf-8")):
+        assert list(ROOT.glob(path.rstrip("/"))), f"{page.name}: `{path}` does not exist"
 
 
 def test_pending_pages_are_still_pending():
