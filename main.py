@@ -139,8 +139,10 @@ def _run_command(args: argparse.Namespace) -> int:
         EXIT_PIPE_CLOSED,
         CommandError,
         fail,
+        quoted,
     )
     from engine import ExpressionError
+    from engine.files import ReadError
     from engine.tensorflow_check import TensorFlowUnavailable
 
     try:
@@ -162,6 +164,8 @@ def _run_command(args: argparse.Namespace) -> int:
         return fail(f"cannot print {e.object[e.start:e.end]!a} in the output's encoding "
                     f"({e.encoding}): set PYTHONIOENCODING=utf-8, or use --json",
                     EXIT_CANNOT_WRITE)
+    except ReadError as e:  # a file the command needs (one of the app's own, say)
+        return fail(f"cannot read {quoted(e.filename)}: {e.strerror or e}", EXIT_BAD_INPUT)
     except OSError as e:
         _silence_stdout()
         where = f" {e.filename!r}" if e.filename else " the output"
@@ -182,9 +186,15 @@ def main(argv: list[str] | None = None) -> int:
             from cli.common import EXIT_BAD_INPUT, fail
 
             return fail(refused, EXIT_BAD_INPUT)
+    from engine.files import ReadError
     from gui.app import run
 
-    return run(args.file)
+    try:
+        return run(args.file)
+    except ReadError as e:  # one of the app's own files (an installation without its assets)
+        from cli.common import EXIT_BAD_INPUT, fail, quoted
+
+        return fail(f"cannot read {quoted(e.filename)}: {e.strerror or e}", EXIT_BAD_INPUT)
 
 
 if __name__ == "__main__":
