@@ -12,17 +12,18 @@ CHECKOUT = Path(__file__).resolve().parent.parent / "assets"
 
 
 def _root() -> Path:
-    # the installed package if there is one (a wheel, or an editable install that maps
-    # it to the checkout), else the checkout run as it is (python main.py, no install)
+    # the files that came with this code: a checkout's own (run as it is, or installed
+    # editable) even if a wheel is installed too; otherwise the installed package's
+    if (CHECKOUT / "presets").is_dir() and (CHECKOUT.parent / "pyproject.toml").is_file():
+        return CHECKOUT
     try:
         spec = importlib.util.find_spec(PACKAGE)
     except (ImportError, ValueError):
         spec = None
-    if spec is not None and spec.submodule_search_locations:
-        for folder in spec.submodule_search_locations:
-            if Path(folder, "presets").is_dir():
-                return Path(folder)
-    return CHECKOUT
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        if Path(folder, "presets").is_dir():
+            return Path(folder)
+    return CHECKOUT  # not found: the messages then name the path that is missing
 
 
 ROOT = _root()
