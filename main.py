@@ -18,19 +18,24 @@ import sys
 COMMANDS = ("grad", "train", "report", "screenshot", "export", "check-engine")
 
 
+def _program_name() -> str:
+    """What the user typed: `main.py` in a checkout, `autograd-debugger` once installed."""
+    return "main.py" if sys.argv[0].endswith("main.py") else "autograd-debugger"
+
+
 def _window_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="main.py",
+        prog=_program_name(),
         description="Autograd Debugger: see the computation graph, step the forward and "
                     "backward passes, and check every gradient. Commands: "
-                    + ", ".join(COMMANDS) + " (main.py COMMAND --help).")
+                    + ", ".join(COMMANDS) + f" ({_program_name()} COMMAND --help).")
     parser.add_argument("file", nargs="?", metavar="FILE.expr",
                         help="a program to open (default: the lesson's neuron)")
     return parser
 
 
 def _command_parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"main.py {command}")
+    parser = argparse.ArgumentParser(prog=f"{_program_name()} {command}")
     if command == "grad":
         from cli import grad
 

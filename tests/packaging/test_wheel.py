@@ -119,6 +119,8 @@ def test_grad_reads_a_program_on_standard_input(installed):
     report = json.loads(result.stdout)
     assert report["output"] == {"name": "y", "value": 10.0}
     assert report["inputs"] == {"x": {"value": 2.0, "grad": 7.0}}
+    usage = _checked(_run([bin_folder / "autograd-debugger", "grad", "--help"], cwd=away))
+    assert usage.stdout.decode().startswith("usage: autograd-debugger grad ")
 
 
 def _png_size(path: Path) -> tuple[int, int]:
