@@ -8,7 +8,8 @@ import importlib.util
 from pathlib import Path
 
 PACKAGE = "autograd_debugger_assets"
-CHECKOUT = Path(__file__).resolve().parent.parent / "assets"
+# the folder that holds the top-level packages, however deep this module is moved
+CHECKOUT = Path(__file__).resolve().parents[__name__.count(".")] / "assets"
 
 
 def _root() -> Path:
