@@ -18,19 +18,24 @@ import sys
 COMMANDS = ("grad", "train", "report", "screenshot", "export", "check-engine")
 
 
+def _program_name() -> str:
+    """What the user typed: `main.py` in a checkout, `autograd-debugger` once installed."""
+    return "main.py" if sys.argv[0].endswith("main.py") else "autograd-debugger"
+
+
 def _window_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="main.py",
+        prog=_program_name(),
         description="Autograd Debugger: see the computation graph, step the forward and "
                     "backward passes, and check every gradient. Commands: "
-                    + ", ".join(COMMANDS) + " (main.py COMMAND --help).")
+                    + ", ".join(COMMANDS) + f" ({_program_name()} COMMAND --help).")
     parser.add_argument("file", nargs="?", metavar="FILE.expr",
                         help="a program to open (default: the lesson's neuron)")
     return parser
 
 
 def _command_parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"main.py {command}")
+    parser = argparse.ArgumentParser(prog=f"{_program_name()} {command}")
     if command == "grad":
         from cli import grad
 
@@ -139,8 +144,10 @@ def _run_command(args: argparse.Namespace) -> int:
         EXIT_PIPE_CLOSED,
         CommandError,
         fail,
+        quoted,
     )
     from engine import ExpressionError
+    from engine.files import ReadError
     from engine.tensorflow_check import TensorFlowUnavailable
 
     try:
@@ -162,6 +169,8 @@ def _run_command(args: argparse.Namespace) -> int:
         return fail(f"cannot print {e.object[e.start:e.end]!a} in the output's encoding "
                     f"({e.encoding}): set PYTHONIOENCODING=utf-8, or use --json",
                     EXIT_CANNOT_WRITE)
+    except ReadError as e:  # a file the command needs (one of the app's own, say)
+        return fail(f"cannot read {quoted(e.filename)}: {e.strerror or e}", EXIT_BAD_INPUT)
     except OSError as e:
         _silence_stdout()
         where = f" {e.filename!r}" if e.filename else " the output"
@@ -182,9 +191,15 @@ def main(argv: list[str] | None = None) -> int:
             from cli.common import EXIT_BAD_INPUT, fail
 
             return fail(refused, EXIT_BAD_INPUT)
+    from engine.files import ReadError
     from gui.app import run
 
-    return run(args.file)
+    try:
+        return run(args.file)
+    except ReadError as e:  # one of the app's own files (an installation without its assets)
+        from cli.common import EXIT_BAD_INPUT, fail, quoted
+
+        return fail(f"cannot read {quoted(e.filename)}: {e.strerror or e}", EXIT_BAD_INPUT)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,11 @@ class NotARegularFile(OSError):
     """The path names a folder, a FIFO, a socket or a device: it is not opened."""
 
 
+class ReadError(OSError):
+    """A file could not be read: the errno, reason and file name of the OSError that said
+    why, in a class of its own so that a message can say "cannot read", not "cannot write"."""
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
@@ -75,17 +80,24 @@ def read_stream(stream) -> str:
 def read_program(path: str | os.PathLike) -> str:
     """The text of the program file at `path`.
 
-    Raises OSError if it cannot be read (NotARegularFile, without opening it, for a
-    folder, FIFO, socket or device) and ExpressionError if it is not a program's text.
+    Raises NotARegularFile, without opening it, for a folder, FIFO, socket or device,
+    ReadError (an OSError) if it cannot be read, and ExpressionError if it is not a
+    program's text.
     """
-    check_regular(path)
-    # non-blocking, in case it was swapped for a FIFO since the check; checked again
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise _refuse(mode, path)
-        data = f.read(MAX_FILE_BYTES + 1)
+    try:
+        check_regular(path)
+        # non-blocking, in case it was swapped for a FIFO since the check; checked again
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        fd = os.open(path, flags)
+        with os.fdopen(fd, "rb") as f:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise _refuse(mode, path)
+            data = f.read(MAX_FILE_BYTES + 1)
+    except (NotARegularFile, ReadError):
+        raise
+    except OSError as e:
+        raise ReadError(e.errno, e.strerror or str(e), e.filename or os.fspath(path)) from e
     return decode_program(data)
 
 

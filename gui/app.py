@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
-from pathlib import Path
+
+from engine.assets import asset_path
 
 log = logging.getLogger("autograd_debugger")
-ICON = Path(__file__).resolve().parent.parent / "assets" / "icons" / "autograd-debugger.svg"
+ICON = asset_path("icons", "autograd-debugger.svg")
 
 
 def report_unexpected(kind, value, tb) -> None:

@@ -29,10 +29,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from engine.assets import asset_path
 from engine.engine_check import CHECKS, DEFAULT_TIMEOUT_S, CheckRun, finish_report
 from engine.explain import number
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "assets" / "engines"
+EXAMPLES = asset_path("engines")
 POLL_MS = 50
 RED = QColor("#b91c1c")
 GREY = QColor("#6b7280")

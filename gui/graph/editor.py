@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ExpressionError
+from engine.assets import asset_path
 
-PRESETS = Path(__file__).resolve().parents[2] / "assets" / "presets"
+PRESETS = asset_path("presets")
 
 
 def list_presets(folder: Path = PRESETS) -> list[tuple[str, Path]]:

@@ -1,6 +1,6 @@
 """Programs the engine tests share."""
 
-from pathlib import Path
+from engine.assets import asset_path
 
-PRESETS = Path(__file__).resolve().parents[2] / "assets" / "presets"
+PRESETS = asset_path("presets")
 NEURON = (PRESETS / "01-neuron.expr").read_text(encoding="utf-8")

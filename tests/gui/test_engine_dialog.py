@@ -14,7 +14,7 @@ from engine.engine_check.replay import RECORDED
 from gui import engine_dialog
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "assets" / "engines"
+EXAMPLES = engine_dialog.EXAMPLES  # the app's own: in the checkout, assets/engines
 CLOSURES = (ROOT / "tests" / "engine" / "engines" / "closures.py").read_text()
 HANG = CLOSURES.replace("self.grad += e * out.grad  # exp",
                         "while True: pass  # a CPU-bound hang")

@@ -261,7 +261,7 @@ def test_the_end_of_a_buggy_pass_says_which_gradients_are_wrong(window, qtbot):
     tab, view = window.graph_tab, window.graph_tab.view
     build(window, SMALL.replace("\n", "; "))
     tab.bug.setCurrentIndex(tab.bug.findData("no-sort"))
-    qtbot.wait(50)
+    QApplication.processEvents()  # the layout the rebuild asked for is done before measuring
     geometry = view.geometry()
     assert not tab.problem.isVisible()
     total = window.session.stepper.total
@@ -270,13 +270,13 @@ def test_the_end_of_a_buggy_pass_says_which_gradients_are_wrong(window, qtbot):
         tab.actions["step"].trigger()
         if tab.problem.isVisible():
             seen_at.append(window.session.stepper.position)
-        qtbot.wait(1)
+        QApplication.processEvents()  # the step's layout requests are delivered: none moves it
         assert view.geometry() == geometry
     assert seen_at and seen_at[-1] == total
     text = tab.problem.text()
     assert "At the end: x has gradient 3 with this bug; the correct gradient is 9." in text
     tab.actions["reset"].trigger()
-    qtbot.wait(1)
+    QApplication.processEvents()
     assert not tab.problem.isVisible()
     assert view.geometry() == geometry
 

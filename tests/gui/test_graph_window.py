@@ -113,7 +113,7 @@ def test_play_runs_to_the_end_by_itself(window, qtbot):
     tab.actions["play"].trigger()
     assert tab.timer.isActive()
     qtbot.waitUntil(lambda: window.session.at_end, timeout=10_000)
-    qtbot.waitUntil(lambda: not tab.timer.isActive(), timeout=2_000)
+    qtbot.waitUntil(lambda: not tab.timer.isActive(), timeout=30_000)
     assert not tab.actions["play"].isChecked()
     assert grad_shown(window, "w2") == "grad = -4"
 

@@ -6,7 +6,7 @@ import os
 import pytest
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine.language import MAX_CHARS
 from gui import settings as remembered
@@ -174,7 +174,8 @@ def test_defect_8_a_file_that_cannot_be_opened_at_start_says_so_and_stays(
     assert notice.text().startswith(f"Could not open {path}: ")
     assert reasons[make] in notice.text()
     assert notice.text().endswith("The editor shows the lesson's neuron instead.")
-    qtbot.wait(50)
+    QApplication.processEvents()  # what the start left queued (paints, layouts) runs first
+    assert notice.isVisibleTo(window.editor)
     window.build(window.editor.text())  # a build and its "Built …" do not hide it
     assert notice.isVisibleTo(window.editor)
     assert window.windowTitle() == "untitled[*] — Autograd Debugger"

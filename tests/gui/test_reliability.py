@@ -123,7 +123,10 @@ def test_closing_during_the_tensorflow_import_and_the_workers(qtbot):
     w.modes_tab.start_sweep()
     w.xor_tab.epochs.setValue(1_000_000)
     w.xor_tab.start()
-    qtbot.wait(300)
+    # close once both children are at work: the sweep and the training have reported
+    # (TensorFlow takes seconds to import: it is still loading then)
+    qtbot.waitUntil(lambda: w.modes_tab.bar.value() > 0 and w.xor_tab.epoch > 0,
+                    timeout=60_000)
     w.close()
     assert not threads.running() and not process_job.running()
 
