@@ -3,6 +3,8 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
+from engine.engines import CORRECT
+from engine.pitfalls import NO_SORT
 from engine.stepping import first_wrong_step
 from gui.graph.editor import PRESETS
 from gui.graph.items import WRONG
@@ -12,9 +14,9 @@ from gui.tabs.ranked_table import WRONG_BACKGROUND
 def test_red_mark_lands_on_the_first_wrong_step(window):
     window.open_preset(str(PRESETS / "10-no-sort.expr"))
     tab = window.graph_tab
-    tab.bug.setCurrentIndex(tab.bug.findData("no-sort"))
+    tab.bug.setCurrentIndex(tab.bug.findData(NO_SORT))
     stepper = window.session.stepper
-    assert stepper.pitfall == "no-sort"
+    assert stepper.engine is NO_SORT
     wrong_at = len(stepper.forward_steps) + first_wrong_step(stepper.backward_steps) + 1
     while stepper.position < wrong_at - 1:
         tab.actions["step"].trigger()
@@ -28,7 +30,7 @@ def test_red_mark_lands_on_the_first_wrong_step(window):
     tab.actions["end"].trigger()
     x = window.session.program.inputs["x"]
     assert tab.scene.value_item_of(x).texts()[2] == "grad = 3"  # the bug's answer
-    tab.bug.setCurrentIndex(tab.bug.findData(None))
+    tab.bug.setCurrentIndex(tab.bug.findData(CORRECT))
     tab.actions["end"].trigger()
     assert tab.scene.value_item_of(x).texts()[2] == "grad = 9"  # the engine's
 
