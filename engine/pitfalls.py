@@ -38,7 +38,10 @@ def breadth_first_order(output: Value) -> list[Value]:
 
 
 class _ClassicBug(Engine):
-    """A bug of the pass itself: the nodes' own rules, applied wrongly."""
+    """A bug of the pass itself: the nodes' own rules, applied wrongly. Its `problem`
+    checks for both bugs' marks, the upstream first (so under `=` a node downstream of
+    an overwritten gradient is told it was reached too early: the words the app has
+    always used there)."""
 
     def problem(self, node, upstream, received, correct) -> str:
         expected = correct.get(node, 0.0)
