@@ -9,8 +9,9 @@ import math
 from cli.common import load_program
 from engine import ExpressionError
 from engine.checks import central_difference
+from engine.engines import CORRECT
 from engine.numbers import number
-from engine.pitfalls import PITFALLS
+from engine.pitfalls import PITFALLS, pitfall_named
 from engine.stepping import Stepper
 
 
@@ -20,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add TensorFlow's gradients (tf.GradientTape, float64)")
     parser.add_argument("--fd", action="store_true",
                         help="add central differences (h = 1e-6)")
-    parser.add_argument("--pitfall", choices=PITFALLS,
+    parser.add_argument("--pitfall", choices=tuple(PITFALLS),
                         help="compute the gradients with one of the classic bugs switched on")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -30,7 +31,8 @@ def gradient_report(args: argparse.Namespace) -> dict:
     program = load_program(args.file)
     # the stepper's plan applies the same rules in the same order as backward(), with
     # the chosen bug if any, so one code path serves both
-    Stepper(program.output, args.pitfall).run_to_end()
+    engine = pitfall_named(args.pitfall) if args.pitfall else CORRECT
+    Stepper(program.output, engine).run_to_end()
     inputs = {}
     for name, leaf in program.inputs.items():
         if not math.isfinite(leaf.grad):

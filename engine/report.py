@@ -17,6 +17,7 @@ from engine import numbers, tensorflow_check
 from engine.language import parse
 from engine.modes import SIZES, SweepRow, passes_table, sweep_rows
 from engine.nn import predictions, rises, train_xor
+from engine.pitfalls import OVERWRITE
 from engine.rules import RuleError, rule_errors, worst
 from engine.stepping import gradients_with
 from engine.value import Value
@@ -192,7 +193,7 @@ def _accumulate() -> Section:
         program = parse(text)
         rows.append(Row(f"{text}: ∂/∂a", right, repr(gradients_with(program)["a"])))
         rows.append(Row(f"{text}: ∂/∂a with = instead of +=", wrong,
-                        repr(gradients_with(program, "overwrite")["a"])))
+                        repr(gradients_with(program, OVERWRITE)["a"])))
     return Section("Gradients accumulate", tuple(rows))
 
 

@@ -16,8 +16,8 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 
 from engine._gc import collector_paused
-from engine.numbers import count, number
-from engine.pitfalls import NO_SORT, OVERWRITE, rule_order
+from engine.engines import CORRECT, Engine
+from engine.numbers import count
 from engine.value import Value, topological_order
 
 _AT_ONCE = 1 << 62  # a slice size that makes the whole in one slice
@@ -33,14 +33,15 @@ class Contribution:
     contribution: float  # local x upstream
     before: float        # the parent's gradient before this step
     after: float         # ... and after it
-    right: float | None = None  # the correct local derivative, where a user's engine
-                                # (see engine_check.replay) used another one
+    right: float | None = None  # the correct local derivative, where an engine with
+                                # rules of its own (see engines.Engine) used another one
 
 
 @dataclass(frozen=True, slots=True)
 class BackwardStep:
-    """One node's rule applied (or, for the root step, dL/dL set to 1). Under a pitfall,
-    `problem` says in words how this step departs from the correct engine ('' if not)."""
+    """One node's rule applied (or, for the root step, dL/dL set to 1). Under an engine
+    that is not the correct one, `problem` says in words how this step departs from the
+    correct engine ('' if it does not)."""
 
     node: Value
     contributions: tuple[Contribution, ...]
@@ -48,38 +49,38 @@ class BackwardStep:
     problem: str = ""
 
 
-def backward_plan(output: Value, pitfall: str | None = None) -> list[BackwardStep]:
-    """The backward pass from zero gradients as a list of steps, the root step first.
-
-    With `pitfall` ('overwrite' or 'no-sort') the plan makes that bug; ValueError for
-    any other name. A pitfall may also be an engine variant with rules of its own (an
-    object with `local_grads(node)` and `wrong_local(node, i, used, right)`, such as a
-    learner's multiply rule): its rules are applied in the correct order, and a step
-    whose local derivative or upstream gradient differs from the correct engine's
-    says so in `problem`. Leaves have no rule and get no step.
+def backward_plan(output: Value, engine: Engine = CORRECT) -> list[BackwardStep]:
+    """The backward pass from zero gradients, as `engine` runs it, as a list of steps,
+    the root step first. Under an engine that is not the correct one, each step says in
+    `problem` how it departs from the correct engine; under an engine with rules of its
+    own, a contribution whose local derivative is not the right one carries the right
+    one (`right`). Leaves have no rule and get no step.
     """
     steps: list[BackwardStep] = []
-    for _ in plan_in_slices(output, pitfall, steps, rule_order(output, pitfall)):
+    for _ in plan_in_slices(output, engine, steps, engine.rule_order(output)):
         pass
     return steps
 
 
-def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep],
+def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
                    order: list[Value], every: int = 5_000,
                    forward_steps: list[Value] | None = None) -> Iterator[int]:
-    """Make `backward_plan(output, pitfall)` into `steps` (appended to), applying the
-    rules of `order` (`rule_order(output, pitfall)`), and yield how many nodes of the
-    order are done after every `every` of them (0 while a bug's correct gradients are
-    worked out first). `forward_steps`: `output`'s topological order, if known."""
-    overwrite = pitfall == OVERWRITE
-    own_rules = getattr(pitfall, "local_grads", None)  # an engine variant's own rules
+    """Make `backward_plan(output, engine)` into `steps` (appended to), applying the
+    rules of `order` (`engine.rule_order(output)`), and yield how many nodes of the
+    order are done after every `every` of them (0 while the correct gradients a wrong
+    engine's steps are compared with are worked out first). `forward_steps`:
+    `output`'s topological order, if known."""
+    accumulates = engine.accumulates
+    own_rules = engine.local_grads if engine.own_rules else None
+    checked = not engine.is_correct
     correct: dict[Value, float] = {}
-    if pitfall:
+    if checked:
         for _ in _final_gradients_in_slices(output, correct, every, forward_steps):
             yield 0
-    grads: dict[Value, float] = {output: 1.0}
-    base = Contribution(output, 1.0, 1.0, 1.0, 0.0, 1.0)
-    steps.append(BackwardStep(output, (base,), root=True))
+    seed = engine.seed
+    grads: dict[Value, float] = {output: seed}
+    base = Contribution(output, seed, seed, seed, 0.0, seed)
+    steps.append(BackwardStep(output, (base,), root=True, problem=engine.root_problem()))
     for start in range(0, len(order), every):
         with collector_paused():  # per slice: the caller may stop iterating
             for node in order[start:start + every]:
@@ -91,29 +92,22 @@ def plan_in_slices(output: Value, pitfall: str | None, steps: list[BackwardStep]
                                          own_rules(node) if own_rules else node._local):
                     before = grads.get(parent, 0.0)
                     contribution = local * upstream
-                    after = contribution if overwrite else before + contribution
+                    after = before + contribution if accumulates else contribution
                     grads[parent] = after
                     received.append(Contribution(parent, local, upstream, contribution,
                                                  before, after))
                 if own_rules:  # where its rule gave another number, the right one beside
-                    received = _with_right(received, node._local)
-                if own_rules:
-                    problem = _own_rule_problem(pitfall, node, upstream, received, correct)
-                else:
-                    problem = _problem(node, upstream, received, correct) if pitfall else ""
+                    received = _with_right(engine, received, node._local)
+                problem = engine.problem(node, upstream, received, correct) if checked else ""
                 steps.append(BackwardStep(node, tuple(received), problem=problem))
         yield min(start + every, len(order))
 
 
-def _close(x: float, y: float) -> bool:
-    """Equal but for rounding (a rule written another way may round differently)."""
-    return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
-
-
-def _with_right(received: list[Contribution], right: tuple[float, ...]) -> list[Contribution]:
+def _with_right(engine: Engine, received: list[Contribution],
+                right: tuple[float, ...]) -> list[Contribution]:
     """`received` with the right local derivative set on each contribution whose own
-    differs from it."""
-    return [c if _close(c.local, r) else replace(c, right=r)
+    differs from it (beyond what `engine` allows for rounding)."""
+    return [c if engine.agrees(c.local, r) else replace(c, right=r)
             for c, r in zip(received, right)]
 
 
@@ -135,51 +129,23 @@ def _final_gradients_in_slices(output: Value, grads: dict[Value, float], every: 
         yield
 
 
-def _name(node: Value) -> str:
-    return f"'{node.label}'" if node.label else "this node"
-
-
-def _problem(node: Value, upstream: float, received: list[Contribution],
-             correct: dict[Value, float]) -> str:
-    """How a buggy step departs from the correct engine, in words; '' if it does not."""
-    expected = correct.get(node, 0.0)
-    if upstream != expected:
-        return (f"{_name(node)} passed on a gradient of {number(upstream)}, but its gradient "
-                f"is {number(expected)}: not every path had reached it yet (no topological sort)")
-    for c in received:
-        if c.after != c.before + c.contribution:
-            return (f"{_name(c.parent)} had {number(c.before)} and received "
-                    f"{number(c.contribution)}, but now holds {number(c.after)}: '=' overwrote "
-                    "what '+=' would have kept")
-    return ""
-
-
-def _own_rule_problem(variant, node: Value, upstream: float, received: list[Contribution],
-                      correct: dict[Value, float]) -> str:
-    """How a step of an engine variant with rules of its own departs from the correct
-    engine ('' if it does not): a wrong local derivative, or a wrong gradient passed on.
-    Compared allowing for rounding: a rule written another way may round differently."""
-    expected = correct.get(node, 0.0)
-    if not _close(upstream, expected):
-        return (f"{_name(node)} passed on a gradient of {upstream:.6g}, but its gradient is "
-                f"{expected:.6g}: a wrong local derivative earlier in the pass reached it")
-    for i, (c, right) in enumerate(zip(received, node._local)):
-        if not _close(c.local, right):
-            return variant.wrong_local(node, i, c.local, right)
-    return ""
-
-
 def first_wrong_step(steps: list[BackwardStep]) -> int | None:
     """The index of the first backward step that departs from the correct engine."""
     return next((i for i, s in enumerate(steps) if s.problem), None)
 
 
-def gradients_with(program, pitfall: str | None = None) -> dict[str, float]:
-    """Each input's gradient from a fresh copy of `program`, by the correct backward
-    pass or with `pitfall` switched on; the program's own graph is not touched."""
-    copy = program.rebuild()
-    Stepper(copy.output, pitfall).run_to_end()
-    return {name: leaf.grad for name, leaf in copy.inputs.items()}
+def gradients_with(program, engine: Engine = CORRECT, passes: int = 1) -> dict[str, float]:
+    """Each input's gradient after `passes` backward passes of `engine`, each on a fresh
+    copy of `program` (as a training step builds a fresh graph); what a pass leaves is
+    kept for the next one only if the engine does not zero gradients between passes.
+    The program's own graph is not touched."""
+    totals = {name: 0.0 for name in program.inputs}
+    for _ in range(passes):
+        copy = program.rebuild()
+        Stepper(copy.output, engine).run_to_end()
+        for name, leaf in copy.inputs.items():
+            totals[name] = totals[name] + leaf.grad if not engine.zeroes_grad else leaf.grad
+    return totals
 
 
 class _PlanIndex:
@@ -253,23 +219,19 @@ class Stepper:
     writes the nodes' `grad` as it goes (all zero at position 0).
     """
 
-    def __init__(self, output: Value, pitfall: str | None = None):
+    def __init__(self, output: Value, engine: Engine = CORRECT):
         with collector_paused():  # a step and a record per node, all kept
             forward_steps = topological_order(output)
-            backward_steps = backward_plan(output, pitfall)
-        self._start(output, pitfall, forward_steps, backward_steps)
-
-    def _start(self, output: Value, pitfall: str | None, forward_steps: list[Value],
-               backward_steps: list[BackwardStep]) -> None:
-        for _ in self._start_in_slices(output, pitfall, forward_steps, backward_steps,
+            backward_steps = backward_plan(output, engine)
+        for _ in self._start_in_slices(output, engine, forward_steps, backward_steps,
                                        _AT_ONCE):
             pass
 
-    def _start_in_slices(self, output: Value, pitfall: str | None,
+    def _start_in_slices(self, output: Value, engine: Engine,
                          forward_steps: list[Value], backward_steps: list[BackwardStep],
                          every: int) -> Iterator[None]:
         self.output = output
-        self.pitfall = pitfall
+        self.engine = engine
         self.forward_steps = forward_steps
         self.backward_steps = backward_steps
         self._order: dict[Value, int] = {}
@@ -283,14 +245,13 @@ class Stepper:
         self.position = 0
 
     @classmethod
-    def in_slices(cls, output: Value, pitfall: str | None = None, every: int = 5_000,
+    def in_slices(cls, output: Value, engine: Engine = CORRECT, every: int = 5_000,
                   forward_steps: list[Value] | None = None,
                   ) -> Generator[tuple[int, int], None, Stepper]:
-        """Make the same Stepper as `Stepper(output, pitfall)` a slice at a time: yield
+        """Make the same Stepper as `Stepper(output, engine)` a slice at a time: yield
         (done, total) after each slice of work and return the stepper (`yield from`, or
         StopIteration.value). `forward_steps`, if given, is `output`'s topological order
-        found elsewhere (by a child process, or a stepper of the same graph). ValueError
-        for an unknown pitfall, as `Stepper` raises."""
+        found elsewhere (by a child process, or a stepper of the same graph)."""
         if forward_steps is None:
             with collector_paused():
                 forward_steps = topological_order(output)
@@ -298,16 +259,13 @@ class Stepper:
         total = 3 * n
         yield n, total
         with collector_paused():
-            # children before parents: the reverse of the forward order, unless the bug
-            # skips the sort (rule_order also refuses an unknown pitfall)
-            order = (forward_steps[::-1] if pitfall in (None, OVERWRITE)
-                     else rule_order(output, pitfall))
+            order = engine.rule_order(output, forward_steps)
         steps: list[BackwardStep] = []
-        for done in plan_in_slices(output, pitfall, steps, order, every, forward_steps):
+        for done in plan_in_slices(output, engine, steps, order, every, forward_steps):
             yield n + done, total
         stepper = cls.__new__(cls)
         with collector_paused():
-            for k, _ in enumerate(stepper._start_in_slices(output, pitfall, forward_steps,
+            for k, _ in enumerate(stepper._start_in_slices(output, engine, forward_steps,
                                                            steps, every)):
                 yield 2 * n + min(n, (k + 1) * every) // 2, total
             # what the first backward step would make
@@ -374,7 +332,7 @@ class Stepper:
         engine replayed); () for a leaf."""
         if not node.parents:
             return ()
-        if self.pitfall in (None, OVERWRITE, NO_SORT):  # the node's own rules
+        if not self.engine.own_rules:  # the node's own rules
             return tuple((local, None) for local in node.local_grads)
         if self._rule_steps is None:
             self._rule_steps = {s.node: s for s in self.backward_steps if not s.root}

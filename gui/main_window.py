@@ -118,7 +118,7 @@ class MainWindow(QMainWindow):
             "cancel_build", "Stop building the program: the graph keeps the last program "
             "that built")
         # a big program is parsed in a child process and built in slices
-        self.program_build = ProgramBuild(lambda: self.session.builtin_pitfall, self)
+        self.program_build = ProgramBuild(lambda: self.session.builtin_engine, self)
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
         self.session.restep = self._restep
         self.disposal = Disposal(self)  # old programs let go of a slice at a time
@@ -350,7 +350,7 @@ class MainWindow(QMainWindow):
         finite number), which the window refuses as the command line does."""
         # a user's replayed engine steps only its own case: a new program gets the
         # classic bug switched on, or none (as Session.load_prepared decides)
-        stepper = Stepper(program.output, self.session.builtin_pitfall)
+        stepper = Stepper(program.output, self.session.builtin_engine)
         error = gradient_error(program, stepper.backward_steps)
         if error is not None:
             raise error
@@ -394,7 +394,7 @@ class MainWindow(QMainWindow):
             self.program_build.cancel()
             self._opening = None
             if restepping:  # back to the engine whose stepper the session still has
-                self.graph_tab.show_pitfall(self.session.stepper.pitfall)
+                self.graph_tab.show_pitfall(self.session.stepper.engine)
             self.graph_tab.set_building(False)
             self.show_status("Cancelled: the graph and its steps are as they were"
                              if restepping else

@@ -15,7 +15,9 @@ import runpy
 import sys
 import traceback
 
-from engine.engine_check import adapter, cases, diagnosis
+import engine.engine_check.adapter as adapter
+import engine.engine_check.cases as cases
+import engine.engine_check.diagnosis as diagnosis
 from engine.language import parse
 
 OUTPUT_LIMIT = 4000  # characters of captured output kept per message

@@ -3,9 +3,9 @@
 The child process sends, for the case's program: the order in which the user's backward
 applied the rules, each operation's local derivatives by the user's rules, every node's
 final gradient and the root's. Here the program is parsed again (no user code runs) and
-a backward plan is made from those numbers: the Graph tab steps it like any other, with
-the user's local derivative on each edge beside the right one, and the first step that
-departs from the correct engine marked.
+those numbers become an engine (see engine.engines) that runs only on that program:
+the Graph tab steps it like any other, with the user's local derivative on each edge
+beside the right one, and the first step that departs from the correct engine marked.
 """
 
 from __future__ import annotations
@@ -13,104 +13,116 @@ from __future__ import annotations
 import math
 
 from engine.engine_check.diagnosis import close
+from engine.engines import Engine, node_name
 from engine.explain import formula, number, operand
 from engine.language import Program, parse
-from engine.stepping import BackwardStep, Contribution, Stepper
 from engine.value import Value, topological_order
 
-RECORDED = "your engine"  # the stepper's `pitfall` when it replays a user's engine
+
+class RecordedEngine(Engine):
+    """A user's engine as it ran on one program: the order it applied the rules in, its
+    local derivatives (the right ones where it recorded none), `=` or `+=`, and the
+    root gradient it started from. `label` names the user's engine (its file)."""
+
+    name = "your engine"
+    description = ("Your engine, replayed from what it recorded on this case: its order, "
+                   "its local derivatives, and = or += as it did it.")
+    blame = "with your engine"
+    own_rules = True
+
+    def __init__(self, program: Program, replay: dict, overwrite: bool = False,
+                 label: str = "your engine"):
+        self.program = program
+        self.label = label
+        self.accumulates = not overwrite
+        seed = replay.get("seed", 1.0)
+        self.seed = 1.0 if seed is None or math.isnan(seed) else seed
+        values = program.values
+        index = {v: i for i, v in enumerate(values)}
+        theirs = replay.get("locals") or {}
+        self._locals: dict[Value, tuple[float, ...]] = {}
+        for node in values:
+            if not node.parents:
+                continue
+            locals_ = theirs.get(index[node]) or theirs.get(str(index[node]))
+            self._locals[node] = tuple(
+                locals_[k] if locals_ is not None and k < len(locals_)
+                and locals_[k] is not None else right
+                for k, right in enumerate(node.local_grads))
+        rules = [n for n in reversed(topological_order(program.output)) if n.parents]
+        recorded = [values[i] for i in (replay.get("order") or []) if values[i].parents]
+        seen, known = set(recorded), set(rules)
+        # a node the user's engine has no rule for (arithmetic of constants) goes last
+        self._order = [n for n in recorded if n in known] + [n for n in rules if n not in seen]
+        self.passed, self.final_grads = self._own_pass()
+
+    def _own_pass(self) -> tuple[dict[Value, float], dict[Value, float]]:
+        """The gradient each node passed on, and each node's gradient at the end of this
+        engine's pass: a node that passed on less than it ended with was applied too
+        early, which only the whole pass shows (so it is run here once first)."""
+        output = self.program.output
+        grads, passed = {output: self.seed}, {}
+        for node in self._order:
+            upstream = grads.get(node, 0.0)
+            for parent, local in zip(node.parents, self._locals[node]):
+                contribution = local * upstream
+                grads[parent] = (grads.get(parent, 0.0) + contribution if self.accumulates
+                                 else contribution)
+            passed[node] = upstream
+        return passed, grads
+
+    def rule_order(self, output, forward_steps=None) -> list[Value]:
+        return self._order
+
+    def local_grads(self, node: Value) -> tuple[float, ...]:
+        return self._locals[node]
+
+    def agrees(self, used: float, right: float) -> bool:
+        return close(used, right)  # as the checks compare the user's numbers
+
+    def root_problem(self) -> str:
+        if self.agrees(self.seed, 1.0):
+            return ""
+        return f"dL/dL was never set to 1: the root's gradient is {number(self.seed)}"
+
+    def problem(self, node, upstream, received, correct) -> str:
+        for c in received:
+            if c.right is not None:
+                return (f"d({formula(node)})/d{operand(c.parent)} is {number(c.local)} by "
+                        "your engine's rule; the right local derivative is "
+                        f"{number(c.right)}")
+            if not self.accumulates and c.before != 0.0:
+                return (f"{node_name(c.parent)} had {number(c.before)} and received "
+                        f"{number(c.contribution)}, but now holds {number(c.after)}: '=' "
+                        "overwrote what '+=' would have kept")
+        passed, final = self.passed[node], self.final_grads.get(node, 0.0)
+        if not self.agrees(passed, final):
+            return (f"{node_name(node)} passed on a gradient of {number(passed)}, but its "
+                    f"gradient is {number(final)} once every path has reached it: the rules "
+                    "are not applied in reverse topological order")
+        return ""
+
+    def can_step(self, program) -> bool:
+        return program is self.program
 
 
-def _name(node: Value) -> str:
-    return f"'{node.label}'" if node.label else "this node"
-
-
-def _plan(program: Program, replay: dict, overwrite: bool) -> list[BackwardStep]:
-    values = program.values
-    index = {v: i for i, v in enumerate(values)}
-    output = program.output
-    order = topological_order(output)
-    rules = [n for n in reversed(order) if n.parents]
-    recorded = [values[i] for i in (replay.get("order") or []) if values[i].parents]
-    seen = set(recorded)
-    # a node the user's engine has no rule for (arithmetic of constants) goes last
-    rules = [n for n in recorded if n in set(rules)] + [n for n in rules if n not in seen]
-    seed = replay.get("seed", 1.0)
-    seed = 1.0 if seed is None or math.isnan(seed) else seed
-    steps = [BackwardStep(output, (Contribution(output, seed, seed, seed, 0.0, seed),),
-                          root=True,
-                          problem="" if close(seed, 1.0) else
-                          f"dL/dL was never set to 1: the root's gradient is {number(seed)}")]
-    grads: dict[Value, float] = {output: seed}
-    theirs = replay.get("locals") or {}
-    passed: dict[Value, float] = {}  # the gradient each node passed on
-    for node in rules:
-        upstream = grads.get(node, 0.0)
-        locals_ = theirs.get(index[node]) or theirs.get(str(index[node]))
-        received, problem = [], ""
-        for k, (parent, right) in enumerate(zip(node.parents, node.local_grads)):
-            local = right
-            if locals_ is not None and k < len(locals_) and locals_[k] is not None:
-                local = locals_[k]
-            before = grads.get(parent, 0.0)
-            contribution = local * upstream
-            after = contribution if overwrite else before + contribution
-            grads[parent] = after
-            differs = not close(local, right)
-            received.append(Contribution(parent, local, upstream, contribution, before, after,
-                                         right if differs else None))
-            if differs and not problem:
-                problem = (f"d({formula(node)})/d{operand(parent)} is "
-                           f"{number(local)} by your engine's rule; the right local "
-                           f"derivative is {number(right)}")
-            elif overwrite and not problem and before != 0.0:
-                problem = (f"{_name(parent)} had {number(before)} and received "
-                           f"{number(contribution)}, but now holds {number(after)}: '=' "
-                           "overwrote what '+=' would have kept")
-        steps.append(BackwardStep(node, tuple(received), problem=problem))
-        passed[node] = upstream
-    # a node that passed its gradient on before it had all of it: the order is wrong
-    for j, step in enumerate(steps):
-        node = step.node
-        if not step.root and not step.problem and not close(passed[node], grads[node]):
-            steps[j] = BackwardStep(node, step.contributions, problem=(
-                f"{_name(node)} passed on a gradient of {number(passed[node])}, but its "
-                f"gradient is {number(grads[node])} once every path has reached it: the "
-                "rules are not applied in reverse topological order"))
-    return steps
-
-
-def recorded_stepper(replay: dict, program: Program | None = None
-                     ) -> tuple[Program, Stepper, str]:
-    """The case's program (`program`, or the replay's text parsed), a stepper that
-    replays the user's engine on it, and a note ('' or why the replay does not
+def recorded_engine(replay: dict, program: Program | None = None,
+                    label: str = "your engine") -> tuple[Program, RecordedEngine, str]:
+    """The case's program (`program`, or the replay's text parsed), the user's engine
+    as it ran on it (named `label`), and a note ('' or why the replay does not
     reproduce the user's final gradients exactly). Raises ExpressionError if the
     case's text does not parse (it always should)."""
     if program is None:
         program = parse(replay["text"])
     theirs = {int(k): v for k, v in (replay.get("grads") or {}).items()}
     values = program.values
-    note = ""
-    chosen = None
-    for overwrite in (False, True):
-        steps = _plan(program, replay, overwrite)
-        finals = _finals(steps)
+    for overwrite in (False, True):  # whichever gives the user's final gradients
+        engine = RecordedEngine(program, replay, overwrite, label)
+        finals = engine.final_grads
         if all(close(finals.get(values[i], 0.0), g) for i, g in theirs.items()
                if not values[i].parents and not math.isnan(g)):
-            chosen = steps
-            break
-    if chosen is None:
-        chosen = _plan(program, replay, False)
-        note = ("the replay does not reproduce your engine's final gradients exactly: the "
-                "inputs show what its local derivatives give in the order it used")
-    stepper = Stepper.__new__(Stepper)
-    stepper._start(program.output, RECORDED, topological_order(program.output), chosen)
-    return program, stepper, note
+            return program, engine, ""
+    note = ("the replay does not reproduce your engine's final gradients exactly: the "
+            "inputs show what its local derivatives give in the order it used")
+    return program, RecordedEngine(program, replay, False, label), note
 
-
-def _finals(steps: list[BackwardStep]) -> dict[Value, float]:
-    finals: dict[Value, float] = {}
-    for step in steps:
-        for c in step.contributions:
-            finals[c.parent] = c.after
-    return finals

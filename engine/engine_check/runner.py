@@ -13,7 +13,7 @@ import multiprocessing
 import time
 from dataclasses import dataclass, field
 
-from engine.engine_check import cases
+import engine.engine_check.cases as cases
 from engine.engine_check.child import main as child_main
 
 DEFAULT_TIMEOUT_S = 10.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.engines import CORRECT
 from engine.language import parse
 from engine.pitfalls import OVERWRITE
 from engine.stepping import Stepper
@@ -12,7 +13,7 @@ CASES = {
     "a + a": "a = 3.0\nb = a + a\n",
     "a * a": "a = 3.0\nc = a * a\n",
 }
-ENGINES = {"+=": None, "=": OVERWRITE}
+ENGINES = {"+=": CORRECT, "=": OVERWRITE}
 
 
 @dataclass(frozen=True)

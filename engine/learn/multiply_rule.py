@@ -2,7 +2,7 @@
 
 The rule is checked at random points against the product rule, and can then stand in
 for the engine's own multiply rule while the Graph tab steps a program
-(`LearnerMultiplyRule` is accepted wherever a pitfall is: `Stepper(output, rule)`).
+(`LearnerMultiplyRule` is an engine, see engine.engines: `Stepper(output, rule)`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from engine.engines import OwnRulesEngine
 from engine.errors import ExpressionError
 from engine.explain import display_name, number
 from engine.learn.formula import Formula
@@ -88,14 +89,16 @@ def check_multiply_rule(da_text: str, db_text: str, n: int = 12,
 
 
 @dataclass(frozen=True, eq=False)
-class LearnerMultiplyRule:
-    """A learner's multiply rule as an engine variant: every `*` node's local
-    derivatives come from the learner's formulas instead of the engine's. Raises
-    ExpressionError if either text is not a formula in a and b."""
+class LearnerMultiplyRule(OwnRulesEngine):
+    """A learner's multiply rule as an engine: every `*` node's local derivatives come
+    from the learner's formulas instead of the engine's, applied in the correct order
+    with +=. Raises ExpressionError if either text is not a formula in a and b."""
 
     da_text: str
     db_text: str
     name: str = "your multiply rule"
+    description = ("Your multiply rule in place of the engine's: each * node's local "
+                   "derivatives come from your formulas for d(a·b)/da and d(a·b)/db.")
     _formulas: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):

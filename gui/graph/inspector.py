@@ -76,10 +76,8 @@ def describe_node(node: Value, stepper: Stepper, role: str,
 def engine_name(stepper: Stepper) -> str:
     """What the stepper's backward pass runs, in words: 'your multiply rule', 'your
     engine' (a user's, replayed), a classic bug's name, or 'the engine'."""
-    pitfall = stepper.pitfall
-    if pitfall is None:
-        return "the engine"
-    return getattr(pitfall, "name", None) or str(pitfall)
+    engine = stepper.engine
+    return "the engine" if engine.is_correct else engine.name
 
 
 def _local_derivatives(node: Value, used, engine: str) -> list[str]:

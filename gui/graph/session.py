@@ -8,12 +8,12 @@ from types import MappingProxyType
 from PySide6.QtCore import QObject, Signal
 
 from engine import Program
-from engine.engine_check.replay import RECORDED, recorded_stepper
-from engine.pitfalls import PITFALLS
+from engine.engine_check.replay import RecordedEngine, recorded_engine
+from engine.engines import CORRECT, Engine
 from engine.stepping import Stepper
 from engine.value import Value
 
-RESTEP_AT = 5_000  # a program with more nodes gets a new pitfall's stepper in slices
+RESTEP_AT = 5_000  # a program with more nodes gets a new engine's stepper in slices
 
 
 class Session(QObject):
@@ -32,46 +32,46 @@ class Session(QObject):
         self.stepper: Stepper | None = None
         self.source_name = ""
         self.generation = 0  # counts loads, so results for an old program can be told apart
-        self.pitfall: str | None = None  # a classic bug the stepper makes, or None
-        # a user's engine replayed on one program (RECORDED as the pitfall): (program,
-        # the replay record, the engine's name)
-        self.recorded: tuple[Program, dict, str] | None = None
+        self.engine: Engine = CORRECT  # the engine the stepper runs (see engine.engines)
+        # the last user's engine replayed (it runs only the program it was recorded on)
+        self.recorded: RecordedEngine | None = None
         self._roles: tuple[Program, MappingProxyType] | None = None  # (for, roles)
-        # makes a big program's stepper for a new pitfall without holding the thread
+        # makes a big program's stepper for a new engine without holding the thread
         self.restep: Callable[[Program], None] | None = None
         # lets go of the programs and steppers replaced (a big one's, a slice at a time)
         self.dispose: Callable[..., None] | None = None
 
     @property
-    def builtin_pitfall(self) -> str | None:
-        """The classic bug switched on, or None (also while a user's engine is replayed:
-        a new program cannot be stepped by it)."""
-        return self.pitfall if self.pitfall in PITFALLS else None
+    def builtin_engine(self) -> Engine:
+        """The engine a new program is stepped with before it is loaded: the session's,
+        if it runs the nodes' own rules (the correct engine, a classic bug), else the
+        correct one. A user's replayed engine cannot step a new program, and a
+        learner's rule is put on as the program loads (`load_prepared`)."""
+        return CORRECT if self.engine.own_rules else self.engine
 
     def load(self, program: Program, source_name: str = "") -> None:
         self._leave_recorded(program)
-        self.load_prepared(program, Stepper(program.output, self.pitfall), source_name)
+        self.load_prepared(program, Stepper(program.output, self.engine), source_name)
 
     def load_recorded(self, replay: dict, engine_name: str) -> str:
-        """Load a check's failing case, stepped as the user's engine did it (see
-        engine.engine_check.replay); returns a note, '' if the replay is exact."""
-        program, stepper, note = recorded_stepper(replay)
-        self.recorded = (program, replay, engine_name)
-        self.pitfall = RECORDED
-        self.load_prepared(program, stepper, engine_name)
+        """Load a check's failing case, stepped as the user's engine (named
+        `engine_name`) did it (see engine.engine_check.replay); returns a note, '' if
+        the replay is exact."""
+        program, engine, note = recorded_engine(replay, label=engine_name)
+        self.recorded = self.engine = engine
+        self.load_prepared(program, Stepper(program.output, engine), engine_name)
         return note
 
     def _leave_recorded(self, program: Program) -> None:
-        if self.pitfall == RECORDED and (self.recorded is None
-                                         or program is not self.recorded[0]):
-            self.pitfall = None
+        if not self.engine.can_step(program):
+            self.engine = CORRECT
 
     def load_prepared(self, program: Program, stepper: Stepper, source_name: str = "") -> None:
         """Load `program` with a stepper made elsewhere (e.g. a slice at a time); one
-        made for another pitfall than the session's is made again here."""
+        made for another engine than the session's is made again here."""
         self._leave_recorded(program)
-        if stepper.output is not program.output or stepper.pitfall != self.pitfall:
-            stepper = Stepper(program.output, self.pitfall)
+        if stepper.output is not program.output or stepper.engine is not self.engine:
+            stepper = Stepper(program.output, self.engine)
         old = [o for o in (self.stepper, self.program) if o is not stepper and o is not program]
         self.program = program
         self._roles = None  # made again when first asked for
@@ -83,28 +83,27 @@ class Session(QObject):
         del old
         self.loaded.emit()
 
-    def set_pitfall(self, pitfall: str | None) -> None:
-        """Step the same program with a classic bug switched on (None: the real engine).
+    def set_engine(self, engine: Engine) -> None:
+        """Step the same program with `engine` (see engine.engines): the correct one, a
+        classic bug, a learner's rule, a user's engine replayed. One that cannot step
+        the program (a user's engine recorded on another) changes nothing.
 
         A program of more than RESTEP_AT nodes is handed to `restep`, if one is set,
         which makes its stepper elsewhere (a slice at a time) and loads it when ready."""
-        if pitfall == self.pitfall:
+        if engine is self.engine:
             return
-        if pitfall == RECORDED:
-            if self.recorded is None or self.recorded[0] is not self.program:
-                self.loaded.emit()  # the views show the engine that still steps
-                return
-            self.pitfall = pitfall
-            self.stepper = recorded_stepper(self.recorded[1], self.program)[1]
-            self.loaded.emit()
+        if not engine.can_step(self.program):
+            self.loaded.emit()  # the views show the engine that still steps
             return
-        self.pitfall = pitfall
+        self.engine = engine
         if self.program is None:
             return
-        if self.restep is not None and len(self.program.values) > RESTEP_AT:
+        # the slices use `builtin_engine`: an engine with rules of its own is made here
+        if (not engine.own_rules and self.restep is not None
+                and len(self.program.values) > RESTEP_AT):
             self.restep(self.program)
             return
-        self.stepper = Stepper(self.program.output, pitfall)
+        self.stepper = Stepper(self.program.output, engine)
         self.loaded.emit()
 
     def roles(self) -> MappingProxyType:

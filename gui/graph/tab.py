@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.engine_check.replay import RECORDED
+from engine.engines import CORRECT
 from engine.numbers import count, number
 from engine.pitfalls import NO_SORT, OVERWRITE
 from engine.stepping import gradients_with
@@ -172,7 +172,7 @@ class GraphTab(QWidget):
         self.bug.setObjectName("bug")
         # grows for "your engine: NAME" when a checked engine is stepped
         self.bug.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        for text, key in (("correct", None), ("bug: = instead of +=", OVERWRITE),
+        for text, key in (("correct", CORRECT), ("bug: = instead of +=", OVERWRITE),
                           ("bug: no topological sort", NO_SORT)):
             self.bug.addItem(text, key)
         self.bug.setToolTip("Step the same program with a classic autograd bug switched on; "
@@ -233,18 +233,19 @@ class GraphTab(QWidget):
         program shown has an entry of its own while it lasts."""
         session = self.session
         box = self.bug
-        mine = box.findData(RECORDED)
-        recorded = session.recorded is not None and session.recorded[0] is session.program
+        mine = box.findText("your engine: ", Qt.MatchFlag.MatchStartsWith)
+        recorded = session.recorded
         box.blockSignals(True)
-        if recorded:
-            text = f"your engine: {session.recorded[2]}"
+        if recorded is not None and recorded.can_step(session.program):
+            text = f"your engine: {recorded.label}"
             if mine < 0:
-                box.addItem(text, RECORDED)
+                box.addItem(text, recorded)
             else:
                 box.setItemText(mine, text)
+                box.setItemData(mine, recorded)
         elif mine >= 0:
             box.removeItem(mine)
-        index = box.findData(session.pitfall)
+        index = box.findData(session.engine)
         box.setCurrentIndex(max(index, 0))
         box.blockSignals(False)
 
@@ -544,15 +545,15 @@ class GraphTab(QWidget):
 
     @Slot(int)
     def _on_bug(self, index: int) -> None:
-        self.session.set_pitfall(self.bug.itemData(index))
+        self.session.set_engine(self.bug.itemData(index))
 
-    def show_pitfall(self, pitfall: str | None) -> None:
-        """Put the engine box and the session back to `pitfall` (a re-stepping that was
+    def show_pitfall(self, engine) -> None:
+        """Put the engine box and the session back to `engine` (a re-stepping that was
         cancelled), without stepping anything again."""
         self.bug.blockSignals(True)
-        self.bug.setCurrentIndex(max(0, self.bug.findData(pitfall)))
+        self.bug.setCurrentIndex(max(0, self.bug.findData(engine)))
         self.bug.blockSignals(False)
-        self.session.pitfall = pitfall
+        self.session.engine = engine
         self._update_phase()
 
     def _progress(self, stepper) -> str:
@@ -595,10 +596,10 @@ class GraphTab(QWidget):
         current = stepper.current if stepper else None
         problem = getattr(current, "problem", "")
         lines = [f"Wrong from here on: {problem}."] if problem else []
-        if self.session.at_end and stepper.pitfall:
+        if self.session.at_end and not stepper.engine.is_correct:
             lines.append(self._gradients_wrong_at_end())
         message = " ".join(line for line in lines if line)
-        self._reserve_problem_room(bool(stepper and stepper.pitfall))
+        self._reserve_problem_room(bool(stepper and not stepper.engine.is_correct))
         self.problem.setText(message)
         self.problem.setToolTip(message)
         self.problem.setVisible(bool(message))
@@ -623,9 +624,9 @@ class GraphTab(QWidget):
         if self._wrong_at_end is None or self._wrong_at_end[0] is not stepper:
             program = self.session.program
             wrong = {name: leaf.grad for name, leaf in program.inputs.items()}
-            right = gradients_with(program, None)
-            by = "with your engine" if stepper.pitfall == RECORDED else "with this bug"
-            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right, by))
+            right = gradients_with(program)
+            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right,
+                                                                    stepper.engine.blame))
         return self._wrong_at_end[1]
 
     def eventFilter(self, watched, event) -> bool:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from engine.nn import train_xor
 from engine.numbers import count, not_finite, number
-from engine.pitfalls import NO_SORT, OVERWRITE, accumulated_gradients
+from engine.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE
 from engine.stepping import gradients_with
 from gui.graph.editor import PRESETS
 from gui.graph.session import Session
@@ -163,7 +163,7 @@ class PitfallsTab(ProgramTab):
         correct = gradients_with(program)
         overwrite = gradients_with(program, OVERWRITE)
         no_sort = gradients_with(program, NO_SORT)
-        twice = accumulated_gradients(program, 2)
+        twice = gradients_with(program, NO_ZERO_GRAD, passes=2)
         rows = [InputRow(n, correct[n], overwrite[n], no_sort[n], twice[n]) for n in correct]
         self.table.set_rows(rows)
         wrong = {

@@ -49,6 +49,17 @@ def test_pitfalls(pitfall, text, grad):
     assert json.loads(result.stdout)["inputs"][first]["grad"] == grad
 
 
+def test_an_unknown_pitfall_is_refused_with_the_choices():
+    """The names stay the command line's: a bug the window knows but the command line
+    does not switch on (no-zero-grad) is refused like a typo."""
+    for name in ("bogus", "no-zero-grad"):
+        result = run("grad", "-", "--pitfall", name, stdin=b"a = 3\nb = a + a")
+        assert result.returncode == 2 and result.stdout == b""
+        last = result.stderr.decode().strip().splitlines()[-1]
+        assert last == (f"main.py grad: error: argument --pitfall: invalid choice: "
+                        f"'{name}' (choose from 'overwrite', 'no-sort')")
+
+
 def test_text_table():
     result = run("grad", str(NEURON_FILE))
     assert result.returncode == 0

@@ -11,6 +11,7 @@ import engine.language.program as program_module
 import engine.stepping as stepping_module
 from engine import ExpressionError, parse
 from engine._gc import collector_paused
+from engine.engines import OwnRulesEngine
 from engine.nn import MLP, Neuron
 from engine.stepping import Stepper
 from tests.engine.helpers import NEURON
@@ -109,17 +110,24 @@ def test_stepper_plans_with_the_collector_paused(collector_seen):
     assert stepper.output.grad == 1.0
 
 
+class BrokenRules(OwnRulesEngine):
+    """An engine whose rules raise (as a learner's rule might, were it not guarded)."""
+
+    def local_grads(self, node):
+        raise ValueError("no rule")
+
+
 def test_stepper_enables_the_collector_after_an_error_and_keeps_it_off_if_it_was():
     output = parse(NEURON).output
     with pytest.raises(ValueError):
-        Stepper(output, "no-such-bug")
+        Stepper(output, BrokenRules())
     assert gc.isenabled()
     gc.disable()
     try:
         Stepper(output)
         assert not gc.isenabled()
         with pytest.raises(ValueError):
-            Stepper(output, "no-such-bug")
+            Stepper(output, BrokenRules())
         assert not gc.isenabled()
     finally:
         gc.enable()

@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from engine.engine_check.replay import RECORDED, recorded_stepper
+from engine.engine_check.replay import RecordedEngine, recorded_engine
+from engine.stepping import Stepper
 
 DIAMOND = "x = 2.0\nb = x * 3\nc = b * 2\nout = b + c"  # instructions: x 3 b 2 c out
+
+
+def recorded_stepper(replay):
+    """The case's program, a stepper running the user's engine on it, and the note."""
+    program, engine, note = recorded_engine(replay)
+    return program, Stepper(program.output, engine), note
 
 
 def test_a_wrong_local_derivative_is_shown_beside_the_right_one():
     replay = {"text": "x = 0.5\nout = x ** 3", "order": [2, 0], "seed": 1.0,
               "locals": {2: [3 * 0.5 ** 3]}, "grads": {0: 3 * 0.5 ** 3, 2: 1.0}}
     program, stepper, note = recorded_stepper(replay)
-    assert note == "" and stepper.pitfall == RECORDED
+    assert note == "" and isinstance(stepper.engine, RecordedEngine)
     rule = stepper.backward_steps[1]
     assert rule.contributions[0].local == 0.375 and rule.contributions[0].right == 0.75
     assert rule.problem == ("d(x^3)/dx is 0.375 by your engine's rule; the right local "

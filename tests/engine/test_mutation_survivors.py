@@ -10,8 +10,9 @@ from decimal import Decimal, getcontext
 import pytest
 
 from engine import parse
+from engine.engines import CORRECT, OwnRulesEngine
 from engine.numbers import agrees, not_finite, number, operand, product
-from engine.pitfalls import rule_order
+from engine.pitfalls import NO_SORT, OVERWRITE, pitfall_named
 from engine.stepping import (
     Contribution,
     Stepper,
@@ -126,8 +127,8 @@ def test_the_seed_step_sends_one():
     steps = backward_plan(program.output)
     assert steps[0].root and steps[0].contributions == (
         Contribution(program.output, 1.0, 1.0, 1.0, 0.0, 1.0),)
-    for pitfall in ("overwrite", "no-sort"):
-        assert backward_plan(program.output, pitfall)[0].contributions == (
+    for engine in (OVERWRITE, NO_SORT):
+        assert backward_plan(program.output, engine)[0].contributions == (
             Contribution(program.output, 1.0, 1.0, 1.0, 0.0, 1.0),)
 
 
@@ -135,30 +136,30 @@ def test_the_words_of_each_bug_with_their_numbers():
     """The correct gradient a step is compared with, and a node's name (kills the
     mutants of `_final_gradients_in_slices` and `_name`)."""
     program = parse((PRESETS / "10-no-sort.expr").read_text(encoding="utf-8"))
-    steps = backward_plan(program.output, "no-sort")
+    steps = backward_plan(program.output, NO_SORT)
     assert steps[first_wrong_step(steps)].problem == (
         "'b' passed on a gradient of 1, but its gradient is 3: not every path had reached "
         "it yet (no topological sort)")
     x = Value(2.0, label="x")
     y = x * 3.0
-    steps = backward_plan(y + y * 2.0, "no-sort")
+    steps = backward_plan(y + y * 2.0, NO_SORT)
     assert steps[first_wrong_step(steps)].problem == (
         "this node passed on a gradient of 1, but its gradient is 3: not every path had "
         "reached it yet (no topological sort)")
     y = x * 3.0
-    steps = backward_plan((y + y * 2.0) * 5.0, "no-sort")  # upstream gradients other than 1
+    steps = backward_plan((y + y * 2.0) * 5.0, NO_SORT)  # upstream gradients other than 1
     assert steps[first_wrong_step(steps)].problem == (
         "this node passed on a gradient of 5, but its gradient is 15: not every path had "
         "reached it yet (no topological sort)")
     program = parse("a = 3; b = a + a")
-    steps = backward_plan(program.output, "overwrite")
+    steps = backward_plan(program.output, OVERWRITE)
     assert steps[first_wrong_step(steps)].problem == (
         "'a' had 1 and received 1, but now holds 1: '=' overwrote what '+=' would have kept")
 
 
 def test_a_stepper_made_in_slices_is_the_stepper():
     program = parse("a = 3; b = a*a; c = b + a")
-    made = Stepper.in_slices(program.output, "no-sort", every=1)
+    made = Stepper.in_slices(program.output, NO_SORT, every=1)
     progress = []
     try:
         while True:
@@ -167,9 +168,9 @@ def test_a_stepper_made_in_slices_is_the_stepper():
         stepper = done.value
     n = len(stepper.forward_steps)
     assert progress[0] == (n, 3 * n) and progress[-1] == (3 * n, 3 * n)
-    assert stepper.output is program.output and stepper.pitfall == "no-sort"
+    assert stepper.output is program.output and stepper.engine is NO_SORT
     assert stepper.position == 0
-    assert Stepper(program.output, "overwrite").pitfall == "overwrite"
+    assert Stepper(program.output, OVERWRITE).engine is OVERWRITE
 
 
 def test_stepping_answers_and_bounds():
@@ -199,7 +200,7 @@ def test_the_gradient_error_names_the_overflowing_node():
     assert gradient_error(program, backward_plan(program.output)) is None
 
 
-class SwappedMultiply:
+class SwappedMultiply(OwnRulesEngine):
     """An engine variant whose multiply rule hands each factor its own value (the
     learner's classic slip), with the words of `LearnerMultiplyRule.wrong_local`
     reduced to the numbers."""
@@ -212,15 +213,16 @@ class SwappedMultiply:
 
 
 def test_an_engine_variant_runs_its_own_rules_in_the_correct_order():
-    """rule_order takes a variant (kills pitfalls.rule_order mutants 1, 5-9); the plan
-    applies its rules and says where they depart (kills plan_in_slices 4, 5, 10, 11, 71,
-    73, 100-110 and _own_rule_problem's: near zero the tolerance is 1e-12, not 1)."""
+    """A variant's rules run in the correct order (kills pitfalls.rule_order mutants 1,
+    5-9); the plan applies its rules and says where they depart (kills plan_in_slices
+    4, 5, 10, 11, 71, 73, 100-110 and _own_rule_problem's: near zero the tolerance is
+    1e-12, not 1)."""
     program = parse("a = 0.5; b = 0; c = a*b; d = c*a")
     a, b = program.inputs["a"], program.inputs["b"]
     d = program.output
     c = d.parents[0]
     assert list(d.parents) == [c, a] and list(c.parents) == [a, b]
-    assert rule_order(d, SwappedMultiply()) == [d, c, b, a] == topological_order(d)[::-1]
+    assert SwappedMultiply().rule_order(d) == [d, c, b, a] == topological_order(d)[::-1]
     steps = backward_plan(d, SwappedMultiply())
     assert [s.node for s in steps] == [d, d, c]
     assert [s.problem for s in steps] == [
@@ -244,12 +246,12 @@ def test_an_engine_variant_runs_its_own_rules_in_the_correct_order():
 def test_an_unknown_pitfall_is_refused_with_the_choices():
     """(kills rule_order mutant 13)"""
     with pytest.raises(ValueError) as info:
-        rule_order(Value(1.0), "no-zero")
+        pitfall_named("no-zero")
     assert str(info.value) == "unknown pitfall 'no-zero'; choose from overwrite, no-sort"
 
 
-def in_slices_progress(text: str, pitfall: str | None, every: int):
-    made = Stepper.in_slices(parse(text).output, pitfall, every=every)
+def in_slices_progress(text: str, engine, every: int):
+    made = Stepper.in_slices(parse(text).output, engine, every=every)
     progress = []
     try:
         while True:
@@ -265,15 +267,15 @@ def test_the_progress_of_a_stepper_made_in_slices_step_by_step():
     only shows with slices of 2), and one yield per slice of the index (_PlanIndex._fill
     59, 62, 63, 65; in_slices 63)."""
     text = "a = 3; b = a*a; c = b + a"
-    progress, stepper = in_slices_progress(text, "no-sort", 1)
+    progress, stepper = in_slices_progress(text, NO_SORT, 1)
     assert progress == [(3, 9)] * 4 + [(4, 9), (5, 9), (6, 9), (6, 9)] + [(7, 9)] * 19 + [
         (9, 9)]
     assert all(type(done) is int for done, _ in progress)
     assert (len(stepper.forward_steps), len(stepper.backward_steps)) == (3, 3)
-    progress, _ = in_slices_progress(text, "no-sort", 2)
+    progress, _ = in_slices_progress(text, NO_SORT, 2)
     assert progress == [(3, 9)] * 3 + [(5, 9), (6, 9)] + [(7, 9)] * 12 + [(9, 9)]
     assert all(type(done) is int for done, _ in progress)
-    progress, _ = in_slices_progress(text, None, 2)
+    progress, _ = in_slices_progress(text, CORRECT, 2)
     assert progress == [(3, 9), (5, 9), (6, 9)] + [(7, 9)] * 12 + [(9, 9)]
 
 
@@ -367,7 +369,7 @@ def test_the_gradient_error_finds_an_overflow_anywhere_in_a_step():
         8, 4)
 
 
-class NearlyRight:
+class NearlyRight(OwnRulesEngine):
     """A variant whose zero local derivatives come out as 1e-13, as a rule written
     another way may round: within the 1e-12 allowed, so no step is marked."""
 
@@ -402,7 +404,11 @@ def test_the_final_gradients_on_the_side():
     assert (a.grad, b.grad, c.grad) == (5.0, 0.0, 0.0)
 
 
-# Survivors that are equivalent (no test can tell them from the code):
+# Survivors that are equivalent (no test can tell them from the code), with the names
+# the code had at those runs: the `pitfall` argument is now `engine` (an engines.Engine);
+# `_problem` is pitfalls._ClassicBug.problem, `_own_rule_problem` and `_close` are
+# engines.OwnRulesEngine.problem and Engine.agrees, `rule_order` is Engine.rule_order
+# (NoSort's in pitfalls.py), and `_start` is folded into Stepper.__init__.
 # (first pass: value.py and stepping.py as far as mutant 160)
 #
 # value.py

@@ -3,39 +3,40 @@
 import pytest
 
 from engine import parse
+from engine.engines import CORRECT
 from engine.nn import train_xor
-from engine.pitfalls import accumulated_gradients, breadth_first_order, rule_order
+from engine.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE, breadth_first_order
 from engine.stepping import backward_plan, first_wrong_step, gradients_with
 from tests.engine.helpers import NEURON, PRESETS
 
 
-@pytest.mark.parametrize(("text", "pitfall", "expected"), [
-    ("a = 3; b = a + a", "overwrite", {"a": 1.0}),
-    ("a = 3; c = a * a", "overwrite", {"a": 3.0}),
-    ("x = 1.5; b = x*3; c = b*2; d = b + c", "no-sort", {"x": 3.0}),
-    ("x = 1.5; b = x*3; c = b*2; d = b + c", None, {"x": 9.0}),
+@pytest.mark.parametrize(("text", "engine", "expected"), [
+    ("a = 3; b = a + a", OVERWRITE, {"a": 1.0}),
+    ("a = 3; c = a * a", OVERWRITE, {"a": 3.0}),
+    ("x = 1.5; b = x*3; c = b*2; d = b + c", NO_SORT, {"x": 3.0}),
+    ("x = 1.5; b = x*3; c = b*2; d = b + c", CORRECT, {"x": 9.0}),
 ])
-def test_bug_gives_the_seeds_wrong_answer(text, pitfall, expected):
-    assert gradients_with(parse(text), pitfall) == expected
+def test_bug_gives_the_seeds_wrong_answer(text, engine, expected):
+    assert gradients_with(parse(text), engine) == expected
 
 
 def test_variants_leave_the_program_untouched():
     program = parse("a = 3; b = a + a")
-    gradients_with(program, "overwrite")
+    gradients_with(program, OVERWRITE)
     assert all(v.grad == 0.0 for v in program.values)
 
 
 def test_without_zero_grad_two_passes_double_every_gradient():
     program = parse(NEURON)
     once = gradients_with(program)
-    twice = accumulated_gradients(program, 2)
+    twice = gradients_with(program, NO_ZERO_GRAD, passes=2)
     assert twice == {name: 2 * g for name, g in once.items()}
-    assert accumulated_gradients(program, 3)["w2"] == -12.0
+    assert gradients_with(program, NO_ZERO_GRAD, passes=3)["w2"] == -12.0
 
 
 def test_first_wrong_step_is_the_premature_one():
     program = parse((PRESETS / "10-no-sort.expr").read_text())
-    steps = backward_plan(program.output, "no-sort")
+    steps = backward_plan(program.output, NO_SORT)
     index = first_wrong_step(steps)
     assert steps[index].node is program.names["b"]
     assert "not every path had reached it yet" in steps[index].problem
@@ -45,7 +46,7 @@ def test_first_wrong_step_is_the_premature_one():
 
 def test_first_wrong_step_of_overwrite_is_the_overwriting_rule():
     program = parse("a = 3; b = a + a")
-    steps = backward_plan(program.output, "overwrite")
+    steps = backward_plan(program.output, OVERWRITE)
     index = first_wrong_step(steps)
     assert index == 1 and steps[index].node is program.output
     assert "overwrote" in steps[index].problem
@@ -53,8 +54,8 @@ def test_first_wrong_step_of_overwrite_is_the_overwriting_rule():
 
 def test_correct_engine_with_a_shared_node_has_no_problem_under_no_sort_if_order_allows():
     program = parse("a = 3; b = a * 2; c = b + 1")  # a chain: breadth-first order is fine
-    assert first_wrong_step(backward_plan(program.output, "no-sort")) is None
-    assert rule_order(program.output, "no-sort") == breadth_first_order(program.output)
+    assert first_wrong_step(backward_plan(program.output, NO_SORT)) is None
+    assert NO_SORT.rule_order(program.output) == breadth_first_order(program.output)
 
 
 def test_relu_branch_gradient_is_zero():

@@ -5,13 +5,15 @@ import math
 import pytest
 
 from engine import Value, parse
+from engine.engines import CORRECT
+from engine.pitfalls import NO_SORT, OVERWRITE
 from engine.stepping import Stepper
 from tests.engine.helpers import NEURON
 
 
-def grads(text, pitfall=None):
+def grads(text, engine=CORRECT):
     program = parse(text)
-    Stepper(program.output, pitfall).run_to_end()
+    Stepper(program.output, engine).run_to_end()
     return {name: leaf.grad for name, leaf in program.inputs.items()}
 
 
@@ -67,7 +69,7 @@ def test_neuron_gradients_and_one_step():
 ])
 def test_gradients_accumulate(text, correct, overwrite):
     assert grads(text)["a"] == correct
-    assert grads(text, "overwrite")["a"] == overwrite
+    assert grads(text, OVERWRITE)["a"] == overwrite
 
 
 def test_doubled_twice():
@@ -77,7 +79,7 @@ def test_doubled_twice():
 def test_no_sort_pitfall_on_the_designs_example():
     text = "x = 1.5; b = x*3; c = b*2; d = b + c"
     assert grads(text)["x"] == 9.0
-    assert grads(text, "no-sort")["x"] == 3.0
+    assert grads(text, NO_SORT)["x"] == 3.0
 
 
 def test_relu_derivative_at_zero_is_zero():

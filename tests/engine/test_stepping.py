@@ -4,6 +4,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine import ExpressionError, parse
+from engine.engines import CORRECT
+from engine.pitfalls import NO_SORT, OVERWRITE, pitfall_named
 from engine.stepping import Stepper, backward_plan
 from tests.engine.helpers import NEURON
 from tests.engine.strategies import programs
@@ -95,9 +97,8 @@ def test_shared_node_sums_its_paths_step_by_step():
 
 
 def test_unknown_pitfall_is_refused():
-    program = parse("a = 1; b = a + a")
     with pytest.raises(ValueError, match="unknown pitfall"):
-        Stepper(program.output, "typo")
+        pitfall_named("typo")
 
 
 def received_by_scan(stepper, node):
@@ -122,7 +123,7 @@ def assert_lookups_match_scans(stepper):
             assert stepper.final_grad(node) == final_grad_by_scan(stepper, node)
 
 
-@pytest.mark.parametrize("pitfall", [None, "overwrite", "no-sort"])
+@pytest.mark.parametrize("engine", [CORRECT, OVERWRITE, NO_SORT])
 @pytest.mark.parametrize("text", [
     NEURON,
     "a = 3.0\nb = a + a",  # one step hands a two contributions
@@ -130,8 +131,8 @@ def assert_lookups_match_scans(stepper):
     "x = 0.5\nq = x*x; r = q*q + q/q - q",  # q used four times
     "x = 1.5",  # the output is an input: only the root step
 ])
-def test_lookups_of_what_each_node_received_match_a_scan_of_the_plan(text, pitfall):
-    assert_lookups_match_scans(Stepper(parse(text).output, pitfall))
+def test_lookups_of_what_each_node_received_match_a_scan_of_the_plan(text, engine):
+    assert_lookups_match_scans(Stepper(parse(text).output, engine))
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -127,12 +127,13 @@ def test_a_big_program_is_stepped_with_a_bug_without_holding_the_window(window, 
     heart.timer.stop()
     assert heart.longest_gap(started, time.perf_counter()) < 0.5
     stepper = window.session.stepper
-    assert stepper is not before and stepper.pitfall == OVERWRITE
+    assert stepper is not before and stepper.engine is OVERWRITE
     assert stepper.output is window.session.program.output
     assert tab.scene.stepper is stepper and tab.actions["step"].isEnabled()
 
 
 def test_cancelling_a_bug_being_prepared_puts_the_engine_back(window, qtbot):
+    from engine.engines import CORRECT
     from engine.pitfalls import NO_SORT
     from tests.gui.test_background_layout import LINES, chain
 
@@ -145,7 +146,7 @@ def test_cancelling_a_bug_being_prepared_puts_the_engine_back(window, qtbot):
     assert window.building
     window.cancel_build.click()
     assert not window.building and window.session.stepper is before
-    assert window.session.pitfall is None and tab.bug.currentData() is None
+    assert window.session.engine is CORRECT and tab.bug.currentData() is CORRECT
     assert "as they were" in window.statusBar().currentMessage()
     tab.actions["step"].trigger()
     assert before.position == 1

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import Value
-from engine.engine_check.replay import RECORDED
+from engine.engine_check.replay import RecordedEngine
 from engine.nn import MLP
 from gui import debug
 
@@ -40,7 +40,7 @@ def test_a_microgpt_style_graph_is_stepped_as_recorded(qtbot):
     c = a * a + a.exp()
     window = debug(c, block=False)
     qtbot.addWidget(window)
-    assert window.session.pitfall == RECORDED
+    assert isinstance(window.session.engine, RecordedEngine)
     assert window.graph_tab.bug.currentText() == "your engine: recorded local derivatives"
     window.session.run_to_end()
     c.backward()

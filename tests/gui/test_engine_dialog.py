@@ -7,10 +7,11 @@ import math
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 
 from engine.engine_check import CHECKS
-from engine.engine_check.replay import RECORDED
+from engine.engine_check.replay import RecordedEngine
+from engine.engines import CORRECT
 from gui import engine_dialog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,8 +73,9 @@ def test_a_failing_case_is_stepped_by_the_users_engine(window, qtbot):
     dialog.select("tanh")
     dialog.graph_button.click()
     session, tab = window.session, window.graph_tab
-    assert session.pitfall == RECORDED
+    assert isinstance(session.engine, RecordedEngine) and session.engine is session.recorded
     assert tab.bug.currentText() == "your engine: tanh_rule.py"
+    assert tab.bug.currentData() is session.engine
     assert window.editor.text() == "x = 0.5\nout = tanh(x)"
     session.run_to_end()
     x = session.program.inputs["x"]
@@ -87,16 +89,18 @@ def test_a_failing_case_is_stepped_by_the_users_engine(window, qtbot):
     edge = tab.scene.edge_item(session.program.output, 0)
     assert edge.label == "0.5379 × 1\n= 0.5379\nright: 0.7864"
     # the correct engine on the same program, and back
-    tab.bug.setCurrentIndex(tab.bug.findData(None))
+    recorded = session.engine
+    tab.bug.setCurrentIndex(tab.bug.findData(CORRECT))
     session.run_to_end()
     assert session.program.inputs["x"].grad == pytest.approx(1 - t * t)
-    tab.bug.setCurrentIndex(tab.bug.findData(RECORDED))
-    assert session.pitfall == RECORDED
+    tab.bug.setCurrentIndex(tab.bug.findData(recorded))
+    assert session.engine is recorded
     session.run_to_end()
     assert session.program.inputs["x"].grad == pytest.approx(1 - t)
     # another program cannot be stepped by their engine: the entry goes
     window.build("a = 3\nb = a * a")
-    assert session.pitfall is None and tab.bug.findData(RECORDED) == -1
+    assert session.engine is CORRECT and tab.bug.findData(recorded) == -1
+    assert tab.bug.findText("your engine", Qt.MatchFlag.MatchStartsWith) == -1
     dialog.close()
 
 

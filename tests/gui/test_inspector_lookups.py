@@ -4,6 +4,7 @@ once per stepper, and the inspector's words are what they always were."""
 
 import pytest
 
+from engine.pitfalls import OVERWRITE
 from gui.graph.inspector import describe_node
 
 
@@ -47,7 +48,7 @@ def test_roles_are_made_once_per_program(window):
     session = window.session
     roles = session.roles()
     session.step()
-    session.set_pitfall("overwrite")
+    session.set_engine(OVERWRITE)
     session.run_to_end()
     assert session.roles() is roles
     program = session.program

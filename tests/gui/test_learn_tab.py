@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog, QLabel
 
+from engine.engines import CORRECT
 from engine.learn.code_export import script
 from engine.learn.multiply_rule import LearnerMultiplyRule
 from engine.tensorflow_check import GradientRow
@@ -109,7 +110,7 @@ def test_exercise_1_the_multiply_rule_wrong_then_right(window, qtbot):
     # the neuron in the Graph tab, stepped with the learner's rule, stopped in red
     assert window.tabs.currentWidget() is window.graph_tab
     assert window.graph_tab.bug.currentText() == "your multiply rule"
-    assert isinstance(window.session.pitfall, LearnerMultiplyRule)
+    assert isinstance(window.session.engine, LearnerMultiplyRule)
     problem = window.graph_tab.problem
     assert problem.isVisible()
     assert "your d(a·b)/da gives -0.3, but the product rule gives 2" in problem.text()
@@ -441,7 +442,7 @@ def test_the_inspector_shows_the_local_derivative_the_learners_rule_used(window,
     assert window.graph_tab.scene.edge_item(w2x2, 0).label == "-0.3 × (-2)\n= 0.6\nright: 2"
 
     # the correct engine on the same graph: the rule as recorded, nothing beside it
-    window.graph_tab.bug.setCurrentIndex(window.graph_tab.bug.findData(None))
+    window.graph_tab.bug.setCurrentIndex(window.graph_tab.bug.findData(CORRECT))
     window.session.run_to_end()
     window.graph_tab.scene.clearSelection()
     node = next(v for v in window.session.program.values

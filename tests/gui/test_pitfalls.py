@@ -3,6 +3,8 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
+from engine.engines import CORRECT
+from engine.pitfalls import NO_SORT
 from engine.stepping import first_wrong_step
 from gui.graph.editor import PRESETS
 from gui.graph.items import WRONG
@@ -12,9 +14,9 @@ from gui.tabs.ranked_table import WRONG_BACKGROUND
 def test_red_mark_lands_on_the_first_wrong_step(window):
     window.open_preset(str(PRESETS / "10-no-sort.expr"))
     tab = window.graph_tab
-    tab.bug.setCurrentIndex(tab.bug.findData("no-sort"))
+    tab.bug.setCurrentIndex(tab.bug.findData(NO_SORT))
     stepper = window.session.stepper
-    assert stepper.pitfall == "no-sort"
+    assert stepper.engine is NO_SORT
     wrong_at = len(stepper.forward_steps) + first_wrong_step(stepper.backward_steps) + 1
     while stepper.position < wrong_at - 1:
         tab.actions["step"].trigger()
@@ -28,7 +30,7 @@ def test_red_mark_lands_on_the_first_wrong_step(window):
     tab.actions["end"].trigger()
     x = window.session.program.inputs["x"]
     assert tab.scene.value_item_of(x).texts()[2] == "grad = 3"  # the bug's answer
-    tab.bug.setCurrentIndex(tab.bug.findData(None))
+    tab.bug.setCurrentIndex(tab.bug.findData(CORRECT))
     tab.actions["end"].trigger()
     assert tab.scene.value_item_of(x).texts()[2] == "grad = 9"  # the engine's
 
@@ -86,3 +88,21 @@ def test_no_minus_zero_in_the_table(window, qtbot):
     # with = for +=, x's gradient is -0.0 (0 × -2 × ...): shown as 0
     assert "-0" not in texts and texts.count("0") == 8 and texts.count("—") == 4
     assert tab.summary.text().startswith("Of 2 inputs, 0 get a wrong gradient")
+
+
+def test_a_second_replayed_engine_takes_the_entry_of_the_first(window):
+    replay = {"text": "x = 0.5\nout = x ** 3", "order": [2, 0], "seed": 1.0,
+              "locals": {2: [0.375]}, "grads": {}}
+    session, box = window.session, window.graph_tab.bug
+    session.load_recorded(replay, "first.py")
+    first = session.engine
+    assert session.stepper.backward_steps[1].contributions[0].right == 0.75
+    session.load_recorded(dict(replay, locals={}), "second.py")
+    mine = [i for i in range(box.count()) if box.itemText(i).startswith("your engine")]
+    assert [box.itemText(i) for i in mine] == ["your engine: second.py"]
+    assert box.itemData(mine[0]) is session.engine is not first
+    assert box.currentIndex() == mine[0]
+    assert session.stepper.backward_steps[1].contributions[0].right is None
+    box.setCurrentIndex(box.findData(CORRECT))
+    box.setCurrentIndex(mine[0])
+    assert session.stepper.engine is session.engine is box.itemData(mine[0])

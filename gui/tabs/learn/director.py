@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.engines import CORRECT
 from engine.learn.accumulation import CASES, ENGINES
 from engine.learn.multiply_rule import LearnerMultiplyRule
 from engine.pitfalls import OVERWRITE
@@ -76,7 +77,7 @@ class Director:
                 xor.status.connect(self._on_xor_status)
                 self._xor_heard = True
             return
-        engine = OVERWRITE if action == "overwrite" else None
+        engine = OVERWRITE if action == "overwrite" else CORRECT
         note = self.open_graph(PRESETS / PRESET_FOR[action], engine)
         stepper = self.session.stepper
         n_forward = len(stepper.forward_steps)
@@ -115,7 +116,7 @@ class Director:
         self.window.graph_tab.focus_graph()
 
     def set_engine(self, engine) -> None:
-        """Step with `engine`: None (the correct one), a pitfall's name, or a
+        """Step with `engine` (see engine.engines): the correct one, a classic bug, or a
         LearnerMultiplyRule, which gets an entry of its own in the Engine box."""
         combo = self.window.graph_tab.bug
         if isinstance(engine, LearnerMultiplyRule):
@@ -127,17 +128,17 @@ class Director:
         else:
             index = next(i for i in range(combo.count()) if combo.itemData(i) == engine)
         if combo.currentIndex() == index:
-            self.session.set_pitfall(engine)  # new data in the same entry
+            self.session.set_engine(engine)  # new data in the same entry
         else:
             combo.setCurrentIndex(index)
 
-    def open_graph(self, path, engine=None) -> str:
+    def open_graph(self, path, engine=CORRECT) -> str:
         """Open a preset with `engine`; returns what the editor now holds, in words (see
         `open_text`)."""
         text = Path(path).read_text(encoding="utf-8")
         return self.open_text(text, engine, program_title(text))
 
-    def open_text(self, text: str, engine=None, title: str = "") -> str:
+    def open_text(self, text: str, engine=CORRECT, title: str = "") -> str:
         """Put `text` in the editor, undoably, and build it with `engine`. Returns what
         the editor now holds for the status bar: 'the editor now holds the lesson's
         neuron (Ctrl+Z in the editor brings your text back)'."""
