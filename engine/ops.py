@@ -27,6 +27,7 @@ The dual-number rule of every op is the chain rule over `local`: the tangent out
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
@@ -87,6 +88,18 @@ class Op:
     keeps_zero: bool = False    # f(0) = 0, so round-off in its operand stays round-off
     lesson: bool = False        # one of the lesson's activations (engine.nn)
     written_out: bool = False   # Value's method is written out in engine/value.py
+    python: Callable | None = None  # an operator as Python applies it to any values
+    aliases: tuple[str, ...] = ()   # other engines' names for it on a node ('ReLU')
+    # graph import: besides its value, what tells this op apart on a node that records
+    # its local derivative g but no op name: recognises(x, y, g)
+    recognises: Callable | None = None
+
+    def call(self, *operands):
+        """The op applied to values of any engine (a user's, numbers): its operator, or
+        its method by name."""
+        if self.python is not None:
+            return self.python(*operands)
+        return getattr(operands[0], self.method)()
 
     def tangent(self, out: float, operands: tuple, tangents: tuple) -> float:
         """The dual-number rule: d out along the direction the operands' tangents give."""
@@ -234,7 +247,7 @@ ADD = Op(
             Check("radd", "__radd__", (("2 + x", "x", ((1.5,), (-3.0,))),
                                        ("2 + (2 + x)", "x", ((0.5,),))), reflected=True)),
     rules=(RuleRow("add", "x = 1.5\ny = x + 2.5", lambda x: 1.0, "1"),),
-    infix="+", method="__add__")
+    explain=("1", "1"), infix="+", method="__add__", python=operator.add)
 
 SUB = Op(
     "-", "-", "−", 2, lambda a, b: a - b, lambda o, a, b: (1.0, -1.0), lambda a, b: a - b,
@@ -244,7 +257,7 @@ SUB = Op(
             Check("rsub", "__rsub__", (("2 - x", "x", ((1.5,), (-3.0,))),
                                        ("2 - (2 - x)", "x", ((0.5,),))), reflected=True)),
     rules=(RuleRow("subtraction", "x = 1.5\ny = x - 2.5", lambda x: 1.0, "1"),),
-    infix="-", method="__sub__")
+    explain=("1", "-1"), infix="-", method="__sub__", python=operator.sub)
 
 _MUL_BUGS = (("the rule multiplies by the wrong operand: d(x·y)/dx received x instead of y "
               "(each operand's own value instead of the other one's)",
@@ -259,7 +272,8 @@ MUL = Op(
                                        ("2 * (2 * x)", "x", ((0.5,),))), _MUL_BUGS,
                   reflected=True)),
     rules=(RuleRow("multiply", "x = 1.5\ny = x * 2.0", lambda x: 2.0, "2"),),
-    infix="*", method="__mul__", keeps_zero=True)
+    explain=("{y}", "{x}"), infix="*", method="__mul__", keeps_zero=True,
+    python=operator.mul)
 
 DIV = Op(
     # d(a/b)/db = -a/b^2, written -q/b so a tiny b cannot underflow b*b
@@ -275,7 +289,7 @@ DIV = Op(
                   (("d(2/x)/dx received -1/x² instead of -2/x²",
                     lambda a, b, o, k: (-1 / _sq(b),)),), reflected=True)),
     rules=(RuleRow("division", "x = 1.5\ny = x / 2.5", lambda x: 0.4, "1/2.5"),),
-    domain=_division_domain, infix="/", method="__truediv__")
+    domain=_division_domain, infix="/", method="__truediv__", python=operator.truediv)
 
 POWER = Op(
     # the exponent is a number, part of the op: a node records '**3'
@@ -290,7 +304,9 @@ POWER = Op(
                     lambda a, b, o, k: (a ** (k - 1),)),
                    ("n·x instead of n·x^(n-1)", lambda a, b, o, k: (k * a,)))),),
     rules=(RuleRow("power (cube)", "x = 1.5\ny = x**3", lambda x: 3 * x * x, "3x²"),),
-    domain=_power_domain, infix="**", method="__pow__")
+    domain=_power_domain, infix="**", method="__pow__",
+    # an integer exponent stays an int, as a learner's engine may expect: x ** 3
+    python=lambda x, k: x ** (int(k) if float(k).is_integer() else k))
 
 NEG = Op(
     "neg", "-", "−x", 1, lambda a: -a, lambda o, a: (-1.0,), lambda a: -a,
@@ -298,7 +314,7 @@ NEG = Op(
     checks=(Check("neg", "__neg__", (("-x", "x", ((2.5,), (-1.0,))),
                                      ("-(-x)", "x", ((0.75,),)))),),
     rules=(RuleRow("negation", "x = 1.5\ny = -x", lambda x: -1.0, "-1"),),
-    method="__neg__", keeps_zero=True)
+    explain=("-1",), method="__neg__", keeps_zero=True, python=operator.neg)
 
 TANH = Op(
     "tanh", "tanh", "tanh", 1, math.tanh, lambda o, x: (1.0 - o * o,), _d_tanh,
@@ -329,6 +345,7 @@ RELU = Op(
                     lambda a, b, o, k: (a if a > 0 else 0.0,)))),),
     rules=(RuleRow("relu (x > 0)", "x = 1.5\ny = relu(x)", lambda x: 1.0, "1"),),
     explain=("1 if {x} > 0 else 0; {x} = {xn} {above} 0, so {result}",),
+    aliases=("ReLU",), recognises=lambda x, y, g: g in (0, 1),
     method="relu", function=True, keeps_zero=True, lesson=True, written_out=True)
 
 EXP = Op(
@@ -339,6 +356,7 @@ EXP = Op(
                   (("x (the input) instead of e^x", lambda a, b, o, k: (a,)),)),),
     rules=(RuleRow("exp", "x = 0.5\ny = exp(x)", math.exp, "exp(x)"),),
     explain=("exp({xarg}) = exp({xn}) = {result}",),
+    recognises=lambda x, y, g: math.isclose(g, y, rel_tol=1e-9, abs_tol=1e-12),
     method="exp", function=True, written_out=True)
 
 LOG = Op(
@@ -430,7 +448,7 @@ POW_INPUT = Op(
     domain=_pow_input_domain,
     explain=("{y}·{x}^({y} - 1) = {yn}·{xb}^({yn} - 1) {sign} {result}",
              "{x}^{y}·ln({x}) = {on}·ln({xn}) {sign} {result}"),
-    infix="**", method="__pow__")
+    infix="**", method="__pow__", python=operator.pow)
 
 OPS: tuple[Op, ...] = (ADD, SUB, MUL, DIV, POWER, NEG, TANH, RELU, EXP, LOG, SIGMOID,
                        SIN, COS, SQRT, ABS, POW_INPUT)
@@ -447,6 +465,11 @@ CHECKS: tuple[Check, ...] = (
     + tuple(c for op in OPS if op.function for c in op.checks)
     + POW_INPUT.checks)
 OP_OF_CHECK: dict[str, Op] = {c.name: op for op in OPS for c in op.checks}
+CHECK_BY_NAME: dict[str, Check] = {c.name: c for c in CHECKS}
+ALIASES: dict[str, str] = {alias: op.name for op in OPS for alias in op.aliases}
+# the order graph import tries the functions in, on a node with no op name: exp before
+# the others (its value alone can match another's), relu before abs (equal for x > 0)
+RECOGNISED: tuple[Op, ...] = (EXP, LOG, TANH, RELU, SIGMOID, SIN, COS, SQRT, ABS)
 
 
 def of(name: str) -> Op | None:
