@@ -424,7 +424,9 @@ SQRT = Op(
 ABS = Op(
     "abs", "abs", "abs", 1, abs, _abs_local, abs, "tf.abs", "torch.abs", "jnp.abs",
     checks=(Check("abs", "abs", (("abs(x)", "x", ((-1.5,), (0.7,), (2.0,))),
-                                 ("abs(abs(x) - 3)", "x", ((1.25,), (-0.5,)))),
+                                 # nested in itself only: a case that used another rule
+                                 # would fail when that one is wrong
+                                 ("abs(abs(x))", "x", ((1.25,), (-0.5,)))),
                   (("abs passes the gradient unchanged for negative inputs: abs'(x) is -1 "
                     "for x < 0", lambda a, b, o, k: (1.0,)),
                    ("abs'(x) is x instead of its sign", lambda a, b, o, k: (a,)))),),
