@@ -57,6 +57,8 @@ def _exponent(k: str) -> str:
 _PRECEDENCE = {ops.ADD.name: 1, ops.SUB.name: 1, ops.MUL.name: 2, ops.DIV.name: 2,
                ops.NEG.name: 3}
 _POW_INPUT, _NEG = ops.POW_INPUT.name, ops.NEG.name
+_BINARY = tuple(op.name for op in ops.BINARY)
+_SUMS = (ops.ADD.name, ops.SUB.name)
 
 
 def _is_atom(node: Value) -> bool:
@@ -73,7 +75,7 @@ def expression(node: Value, depth: int = 3) -> str:
         return "…"
     op = node.op
     args = [expression(p, depth - 1) for p in node.parents]
-    if op.startswith("**"):
+    if ops.of(op) is ops.POWER:
         base = args[0] if _is_atom(node.parents[0]) else f"({args[0]})"
         return f"{base}^{_exponent(op[2:])}"
     if op == _POW_INPUT:
@@ -129,13 +131,13 @@ def formula(node: Value) -> str:
     if not op:
         return "input" if node.label else "constant"
     names = [operand(p) for p in node.parents]
-    if op in ("+", "-", "*", "/"):
+    if op in _BINARY:
         if len(names) == 1:
             return f"{names[0]} {op} a number"
         return f"{names[0]} {op} {names[1]}"
     if op == _NEG:
         return f"-{names[0]}"
-    if op.startswith("**"):
+    if ops.of(op) is ops.POWER:
         return f"{names[0]}^{_exponent(op[2:])}"
     if op == _POW_INPUT:
         return "^".join(names) if len(names) == 2 else f"a number^{names[0]}"
@@ -268,7 +270,7 @@ def _roundoff(node: Value, depth: int) -> str:
     if v == 0.0 or not node.parents or abs(v) >= TINY or depth == 0:
         return ""
     op, parents = node.op, node.parents
-    if op in ("+", "-"):
+    if op in _SUMS:
         scale = max(abs(p.data) for p in parents)
         if len(parents) == 1:
             scale = max(scale, abs(v - parents[0].data))
@@ -276,9 +278,9 @@ def _roundoff(node: Value, depth: int) -> str:
             return _cancelled(node, scale)
         return ""
     sources = []
-    if op in _KEEPS_ZERO or (op.startswith("**") and float(op[2:]) > 0):
+    if op in _KEEPS_ZERO or (ops.of(op) is ops.POWER and ops.exponent(op) > 0):
         sources = parents
-    elif op == "/":
+    elif op == ops.DIV.name:
         sources = parents[:1]
     for p in sources:
         if _roundoff(p, depth - 1):

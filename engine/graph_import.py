@@ -69,14 +69,15 @@ def _ours(node: Value, names: list[str]) -> str:
     if entry is ops.POW_INPUT:  # a number to this power: base^x, its local base^x·ln base
         return f"{_num(math.exp(local[0] / node.data))} ** {a}"
     p = parents[0].data
-    if op == "+":
+    # a number folded into the operation comes back as a number in its statement
+    if entry is ops.ADD:
         return f"{a} + {_num(node.data - p)}"
-    if op == "-":
+    if entry is ops.SUB:
         return (f"{a} - {_num(p - node.data)}" if local[0] > 0
                 else f"{_num(node.data + p)} - {a}")
-    if op == "*":
+    if entry is ops.MUL:
         return f"{a} * {_num(local[0])}"
-    if op == "/":
+    if entry is ops.DIV:
         c = 1.0 / local[0] if local[0] else math.inf
         if math.isfinite(c) and c and _close(p / c, node.data):
             return f"{a} / {_num(c)}"
@@ -95,16 +96,21 @@ def _unary(op: str, a: str) -> str:
 
 def _micrograd(node, names: list[str], parents: list) -> str:
     op = op_of(node)
-    if not (op in _KNOWN or op.startswith("**")):
+    if not (op in _KNOWN or ops.of(op) is ops.POWER):
         raise GraphImportError(f"the graph has an operation this engine does not know: "
                                f"{op!r} (it knows {_KNOWN_TEXT})")
-    if op.startswith("**"):
+    if ops.of(op) is ops.POWER:
         try:
-            float(op[2:])
+            ops.exponent(op)
         except ValueError:
             raise GraphImportError(f"the graph has an operation this engine does not "
                                    f"know: {op!r}") from None
-    if ops.of(op) is ops.POW_INPUT and len(names) == 2:
+    if ops.of(op) is ops.POW_INPUT:
+        if len(names) == 1:  # x ** x: a set of parents keeps one
+            return f"{names[0]} ** {names[0]}"
+        a, b = (float(p.data) for p in parents)  # a set has no order: the numbers say
+        if not (a > 0 and _close(a ** b, float(node.data))):
+            names = names[::-1]
         return f"{names[0]} ** {names[1]}"
     if op in _BINARY:
         if len(names) == 1:  # a set of parents keeps one of a value used twice
@@ -112,7 +118,8 @@ def _micrograd(node, names: list[str], parents: list) -> str:
             parents = parents * 2
         a, b = parents
         if op in _UNORDERED:  # a set has no order: the numbers say which side is which
-            value = a.data - b.data if op == "-" else (a.data / b.data if b.data else math.nan)
+            value = (a.data - b.data if op == ops.SUB.name
+                     else a.data / b.data if b.data else math.nan)
             if not _close(float(value), float(node.data)):
                 names = names[::-1]
         return f"{names[0]} {op} {names[1]}"

@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 
+import numpy as np
+
 from engine.numbers import number
 
 
@@ -93,6 +95,7 @@ class Op:
     # graph import: besides its value, what tells this op apart on a node that records
     # its local derivative g but no op name: recognises(x, y, g)
     recognises: Callable | None = None
+    numpy: Callable | None = None   # a lesson activation on a numpy array (engine.nn)
 
     def call(self, *operands):
         """The op applied to values of any engine (a user's, numbers): its operator, or
@@ -318,7 +321,7 @@ NEG = Op(
 
 TANH = Op(
     "tanh", "tanh", "tanh", 1, math.tanh, lambda o, x: (1.0 - o * o,), _d_tanh,
-    "tf.tanh", "torch.tanh", "jnp.tanh",
+    "tf.tanh", "torch.tanh", "jnp.tanh", numpy=np.tanh,
     checks=(Check("tanh", "tanh", (("tanh(x)", "x", ((0.5,), (-1.2,), (2.0,))),
                                    ("tanh(tanh(x))", "x", ((0.8,),))),
                   (("1 - t instead of 1 - t² (t = tanh(x))", lambda a, b, o, k: (1 - o,)),
@@ -333,7 +336,7 @@ RELU = Op(
     # relu'(0) = 0: the flat branch is the one that ran
     "relu", "relu", "relu", 1, lambda x: x if x > 0.0 else 0.0,
     lambda o, x: (1.0 if x > 0.0 else 0.0,), lambda x: x if x > 0 else Decimal(0),
-    "tf.nn.relu", "torch.relu", "jax.nn.relu",
+    "tf.nn.relu", "torch.relu", "jax.nn.relu", numpy=lambda z: np.maximum(z, 0.0),
     # both sides of the kink, never on it (relu'(0) is a convention, not a bug)
     checks=(Check("relu", "relu", (("relu(x)", "x", ((-1.5,), (0.7,), (2.0,))),
                                    ("relu(relu(x))", "x", ((1.3,), (-0.4,)))),
@@ -373,6 +376,7 @@ LOG = Op(
 SIGMOID = Op(
     "sigmoid", "sigmoid", "sigmoid", 1, sigmoid, lambda o, x: (o * (1.0 - o),), _d_sigmoid,
     "tf.sigmoid", "torch.sigmoid", "jax.nn.sigmoid",
+    numpy=lambda z: 0.5 * (1.0 + np.tanh(0.5 * z)),  # the logistic sigmoid, without overflow
     checks=(Check("sigmoid", "sigmoid", (("sigmoid(x)", "x", ((0.5,), (-2.0,))),
                                          ("sigmoid(sigmoid(x))", "x", ((1.0,),))),
                   (("s instead of s·(1 - s) (s = sigmoid(x))", lambda a, b, o, k: (o,)),

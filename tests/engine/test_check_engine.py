@@ -106,7 +106,7 @@ RULE_BUGS = [
      "sin(x) instead of -sin(x)"),
     ("sqrt", "0.5 / r * out.grad  # sqrt", "1 / r * out.grad",
      "1/sqrt(x) instead of 1/(2·sqrt(x))"),
-    ("abs", "else -1.0 if self.data < 0 else 0.0) * out.grad  # abs", "else 1.0) * out.grad",
+    ("abs", "sign * out.grad  # abs", "1.0 * out.grad",
      "abs passes the gradient unchanged for negative inputs"),
     ("pow_input", "out.data * math.log(self.data) * out.grad  # pow-exponent",
      "out.data * out.grad", "d(x^y)/dy received x^y instead of x^y·ln x"),

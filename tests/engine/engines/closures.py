@@ -119,9 +119,10 @@ class Value:
 
     def abs(self):
         out = Value(abs(self.data), (self,), "abs")
+        sign = 1.0 if self.data > 0 else -1.0 if self.data < 0 else 0.0
 
         def _backward():
-            self.grad += (1.0 if self.data > 0 else -1.0 if self.data < 0 else 0.0) * out.grad  # abs
+            self.grad += sign * out.grad  # abs
         out._backward = _backward
         return out
 
