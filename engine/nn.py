@@ -221,7 +221,7 @@ _NUMPY = {op.name: op.numpy for op in ops.OPS if op.lesson}
 
 
 def _activate(z: np.ndarray, activation: str) -> np.ndarray:
-    return _NUMPY.get(activation, _NUMPY[ops.SIGMOID.name])(z)
+    return _NUMPY.get(activation, _NUMPY[ops.SIGMOID.name])(np, z)
 
 
 def forward_numpy(parameters: Sequence[float], hidden: int, activation: str,

@@ -6,8 +6,14 @@ expression language, its inspector formula, its 50-digit reference, its TensorFl
 PyTorch and JAX spelling, its check-engine cases with the likely causes of a wrong
 answer, and its row in the Rules tab. The parser, the program builder, the inspector,
 the reference, forward mode, the TensorFlow check, code export, check-engine, graph
-import and the Rules tab read this table; none of them spells an op itself. Adding an
-op is one entry here and its tests.
+import and the Rules tab read this table; none of them spells an op itself (a test,
+tests/engine/test_op_table.py, scans engine/, gui/ and cli/ for op names in strings).
+
+Adding a function op is one entry here and its tests: give it its forward function,
+its local derivative, a domain check if it has one, its inspector template, a 50-digit
+reference, its three framework spellings, a check-engine check with a case or two and
+the bugs it can name, and a Rules-tab row; mark it `function=True` and put it in OPS.
+The file is long on purpose: one entry per op, read top to bottom, like PyTorch's table.
 
 How `Value` relates to the table: `Value`'s operators and the methods of the ops the
 lesson trains with (`tanh relu exp log sigmoid`) stay written out in engine/value.py,
@@ -31,8 +37,6 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
-
-import numpy as np
 
 from engine.numbers import number
 
@@ -95,7 +99,9 @@ class Op:
     # graph import: besides its value, what tells this op apart on a node that records
     # its local derivative g but no op name: recognises(x, y, g)
     recognises: Callable | None = None
-    numpy: Callable | None = None   # a lesson activation on a numpy array (engine.nn)
+    # a lesson activation on a numpy array, numpy(np, z): numpy is handed in, not imported
+    # here, so that the window starts without it
+    numpy: Callable | None = None
 
     def call(self, *operands):
         """The op applied to values of any engine (a user's, numbers): its operator, or
@@ -321,7 +327,7 @@ NEG = Op(
 
 TANH = Op(
     "tanh", "tanh", "tanh", 1, math.tanh, lambda o, x: (1.0 - o * o,), _d_tanh,
-    "tf.tanh", "torch.tanh", "jnp.tanh", numpy=np.tanh,
+    "tf.tanh", "torch.tanh", "jnp.tanh", numpy=lambda np, z: np.tanh(z),
     checks=(Check("tanh", "tanh", (("tanh(x)", "x", ((0.5,), (-1.2,), (2.0,))),
                                    ("tanh(tanh(x))", "x", ((0.8,),))),
                   (("1 - t instead of 1 - t² (t = tanh(x))", lambda a, b, o, k: (1 - o,)),
@@ -336,7 +342,7 @@ RELU = Op(
     # relu'(0) = 0: the flat branch is the one that ran
     "relu", "relu", "relu", 1, lambda x: x if x > 0.0 else 0.0,
     lambda o, x: (1.0 if x > 0.0 else 0.0,), lambda x: x if x > 0 else Decimal(0),
-    "tf.nn.relu", "torch.relu", "jax.nn.relu", numpy=lambda z: np.maximum(z, 0.0),
+    "tf.nn.relu", "torch.relu", "jax.nn.relu", numpy=lambda np, z: np.maximum(z, 0.0),
     # both sides of the kink, never on it (relu'(0) is a convention, not a bug)
     checks=(Check("relu", "relu", (("relu(x)", "x", ((-1.5,), (0.7,), (2.0,))),
                                    ("relu(relu(x))", "x", ((1.3,), (-0.4,)))),
@@ -376,7 +382,7 @@ LOG = Op(
 SIGMOID = Op(
     "sigmoid", "sigmoid", "sigmoid", 1, sigmoid, lambda o, x: (o * (1.0 - o),), _d_sigmoid,
     "tf.sigmoid", "torch.sigmoid", "jax.nn.sigmoid",
-    numpy=lambda z: 0.5 * (1.0 + np.tanh(0.5 * z)),  # the logistic sigmoid, without overflow
+    numpy=lambda np, z: 0.5 * (1.0 + np.tanh(0.5 * z)),  # the logistic sigmoid, no overflow
     checks=(Check("sigmoid", "sigmoid", (("sigmoid(x)", "x", ((0.5,), (-2.0,))),
                                          ("sigmoid(sigmoid(x))", "x", ((1.0,),))),
                   (("s instead of s·(1 - s) (s = sigmoid(x))", lambda a, b, o, k: (o,)),
