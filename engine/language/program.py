@@ -52,10 +52,12 @@ def _fmt(x: float) -> str:
 def _domain_error(op: str, args: list[Value], k: float) -> str | None:
     """Why `op` cannot be applied to these operands, or None if it can (the table's
     domain check)."""
-    operands = [a.data for a in args]
+    check = _DOMAIN[op]
     if op == POW:
-        operands.append(k)
-    return _DOMAIN[op](*operands)
+        return check(args[0].data, k)
+    if len(args) == 1:
+        return check(args[0].data)
+    return check(args[0].data, args[1].data)
 
 
 def _describe(op: str, args: list[Value], k: float) -> str:
