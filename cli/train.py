@@ -16,6 +16,7 @@ from cli.common import CommandError
 from engine.history import LossHistory
 from engine.nn import (
     ACTIVATIONS,
+    DEFAULT_ACTIVATION,
     DEFAULT_EPOCHS,
     DEFAULT_LR,
     DEFAULT_SEED,
@@ -43,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "lesson's run)")
     parser.add_argument("--hidden", type=int, default=2, choices=range(1, 9),
                         metavar="{1..8}", help="hidden units (default 2)")
-    parser.add_argument("--activation", choices=ACTIVATIONS, default="tanh")
+    parser.add_argument("--activation", choices=ACTIVATIONS, default=DEFAULT_ACTIVATION)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 

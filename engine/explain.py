@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+from engine import ops
 from engine.numbers import ROUNDOFF_OF_SUM, agrees, number, scientific
 from engine.numbers import operand as bracketed
 from engine.value import Value
@@ -41,18 +42,11 @@ def display_name(node: Value, fallback: str = "x") -> str:
 def op_symbol(node: Value) -> str:
     """A short symbol for the node's operation: '+', '×', 'x²', 'tanh', ... or '' for a leaf."""
     op = node.op
-    if op == "*":
-        return "×"
-    if op == "/":
-        return "÷"
-    if op == "-":
-        return "−"
-    if op == "neg":
-        return "−x"
-    if op.startswith("**"):
+    entry = ops.of(op)
+    if entry is ops.POWER:
         k = op[2:]
         return {"2": "x²", "3": "x³", "-1": "1/x"}.get(k, "x^" + _exponent(k))
-    return op
+    return entry.symbol if entry is not None else op
 
 
 def _exponent(k: str) -> str:
@@ -60,7 +54,11 @@ def _exponent(k: str) -> str:
     return f"({k})" if k.startswith("-") else k
 
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3}
+_PRECEDENCE = {ops.ADD.name: 1, ops.SUB.name: 1, ops.MUL.name: 2, ops.DIV.name: 2,
+               ops.NEG.name: 3}
+_POW_INPUT, _NEG = ops.POW_INPUT.name, ops.NEG.name
+_BINARY = tuple(op.name for op in ops.BINARY)
+_SUMS = (ops.ADD.name, ops.SUB.name)
 
 
 def _is_atom(node: Value) -> bool:
@@ -77,10 +75,13 @@ def expression(node: Value, depth: int = 3) -> str:
         return "…"
     op = node.op
     args = [expression(p, depth - 1) for p in node.parents]
-    if op.startswith("**"):
+    if ops.of(op) is ops.POWER:
         base = args[0] if _is_atom(node.parents[0]) else f"({args[0]})"
         return f"{base}^{_exponent(op[2:])}"
-    if op == "neg":
+    if op == _POW_INPUT:
+        wrapped = [a if _is_atom(p) else f"({a})" for p, a in zip(node.parents, args)]
+        return "^".join(wrapped) if len(wrapped) == 2 else f"a number^{wrapped[0]}"
+    if op == _NEG:
         parent = node.parents[0]
         simple = _is_atom(parent) or _PRECEDENCE.get(parent.op, 9) >= 3
         return f"-{args[0]}" if simple else f"-({args[0]})"
@@ -102,7 +103,7 @@ def expression(node: Value, depth: int = 3) -> str:
     return f"{op}({args[0]})"
 
 
-_FUNCTIONS = ("tanh", "relu", "exp", "log", "sigmoid")
+_FUNCTIONS = ops.FUNCTION_NAMES
 
 
 def operand(node: Value) -> str:
@@ -130,14 +131,16 @@ def formula(node: Value) -> str:
     if not op:
         return "input" if node.label else "constant"
     names = [operand(p) for p in node.parents]
-    if op in ("+", "-", "*", "/"):
+    if op in _BINARY:
         if len(names) == 1:
             return f"{names[0]} {op} a number"
         return f"{names[0]} {op} {names[1]}"
-    if op == "neg":
+    if op == _NEG:
         return f"-{names[0]}"
-    if op.startswith("**"):
+    if ops.of(op) is ops.POWER:
         return f"{names[0]}^{_exponent(op[2:])}"
+    if op == _POW_INPUT:
+        return "^".join(names) if len(names) == 2 else f"a number^{names[0]}"
     return f"{op}({_argument(node.parents[0])})"
 
 
@@ -170,19 +173,14 @@ def rule_text(node: Value, i: int) -> str:
             sign = "≈"
         return f"{d} = {rule} = {numbers} {sign} {result}"
 
-    if op in ("+", "-", "*", "/") and len(parents) == 1:  # a folded number
+    entry = ops.of(op)
+    if entry is not None and entry.arity == 2 and len(parents) == 1:  # a folded number
         return f"{d} = {result}"
-    if op == "+":
-        return f"{d} = 1"
-    if op == "-":
-        return f"{d} = {'1' if i == 0 else '-1'}"
-    if op == "*":
-        other = parents[1 - i]
-        name = operand(other)
-        if name == result or name == f"({result})":
-            return f"{d} = {result}"
-        return f"{d} = {name} = {result}"
-    if op == "/":
+    if entry is not None and entry.explain:
+        return f"{d} = {_worked(entry, node, i, result)}"
+    # the division and the power with a number exponent: their numbers are shown in a
+    # form of their own (a base bracketed, the exponent less one worked out)
+    if op == ops.DIV.name:
         a, b = parents
         b_num = bracketed(b.data)
         if i == 0:
@@ -191,9 +189,7 @@ def rule_text(node: Value, i: int) -> str:
         a_num = bracketed(a.data)
         return worked(f"-{operand(a)}/{operand(b)}^2", f"-{a_num}/{b_num}^2",
                       lambda: -_shown(a_num) / _shown(b_num) ** 2)
-    if op == "neg":
-        return f"{d} = -1"
-    if op.startswith("**"):
+    if entry is ops.POWER:
         k_text = op[2:]
         k = float(k_text)
         if k == 0:
@@ -206,24 +202,32 @@ def rule_text(node: Value, i: int) -> str:
         return worked(f"{k_text}·{n}^{_exponent(k_less)}",
                       f"{k_text}·{x_num}^{_exponent(k_less)}",
                       lambda: k * _shown(x_num) ** (k - 1))
-    if op == "tanh":
-        t = _base(node.data)
-        return worked(f"1 - tanh({_argument(x)})^2", f"1 - {t}^2",
-                      lambda: 1 - _shown(t) ** 2)
-    if op == "relu":
-        side = ">" if x.data > 0 else "<="
-        return (f"{d} = 1 if {n} > 0 else 0; "
-                f"{n} = {number(x.data)} {side} 0, so {result}")
-    if op == "exp":
-        return f"{d} = exp({_argument(x)}) = exp({number(x.data)}) = {result}"
-    if op == "log":
-        x_num = bracketed(x.data)
-        return worked(f"1/{n}", f"1/{x_num}", lambda: 1 / _shown(x_num))
-    if op == "sigmoid":
-        s = number(node.data)
-        return (f"{d} = s·(1 - s) with s = sigmoid({_argument(x)}) = {s}: {s}·(1 - {s}) "
-                f"{agrees(_shown(s) * (1 - _shown(s)), result)} {result}")
     return f"d{op}/d{n} = {result}"
+
+
+def _worked(entry: ops.Op, node: Value, i: int, result: str) -> str:
+    """The table's inspector formula for operand i, names and numbers filled in: in a
+    template, {x} is the first operand as an operand, {xarg} as a function's argument,
+    {xn} its number, {xb} its number as a base, {xo} its number as an operand (and {y}...
+    the second's); {on} and {ob} the output's number; {above} is '>' or '<=' (x > 0?);
+    {sign} is '=' if the numbers as shown work out to the result as shown, else '≈'."""
+    parents = node.parents
+    fields = {"result": result, "on": number(node.data), "ob": _base(node.data),
+              "above": ">" if parents[0].data > 0 else "<="}
+    for key, p in zip("xy", parents):
+        fields.update({key: operand(p), key + "arg": _argument(p), key + "n": number(p.data),
+                       key + "b": _base(p.data), key + "o": bracketed(p.data)})
+    template = entry.explain[i]
+    if "{result}" not in template:  # a rule with no numbers to work out: '1', 'y'
+        text = template.format(**fields)
+        return result if text in (result, f"({result})") else f"{text} = {result}"
+    if "{sign}" in template:
+        try:
+            shown = [_shown(number(p.data)) for p in parents]
+            fields["sign"] = agrees(entry.local(_shown(number(node.data)), *shown)[i], result)
+        except (ArithmeticError, ValueError):  # the shown numbers overflow: say so
+            fields["sign"] = "≈"
+    return template.format(**fields)
 
 
 def used_rule_text(node: Value, i: int, local: float) -> str:
@@ -249,7 +253,7 @@ def _shown(text: str) -> float:
 
 # -- round-off ---------------------------------------------------------------------------
 
-_KEEPS_ZERO = ("*", "neg", "tanh", "relu")  # f(0) = 0: a round-off operand stays one
+_KEEPS_ZERO = tuple(op.name for op in ops.OPS if op.keeps_zero)  # f(0) = 0: round-off stays
 
 
 def roundoff(node: Value) -> str:
@@ -266,7 +270,7 @@ def _roundoff(node: Value, depth: int) -> str:
     if v == 0.0 or not node.parents or abs(v) >= TINY or depth == 0:
         return ""
     op, parents = node.op, node.parents
-    if op in ("+", "-"):
+    if op in _SUMS:
         scale = max(abs(p.data) for p in parents)
         if len(parents) == 1:
             scale = max(scale, abs(v - parents[0].data))
@@ -274,9 +278,9 @@ def _roundoff(node: Value, depth: int) -> str:
             return _cancelled(node, scale)
         return ""
     sources = []
-    if op in _KEEPS_ZERO or (op.startswith("**") and float(op[2:]) > 0):
+    if op in _KEEPS_ZERO or (ops.of(op) is ops.POWER and ops.exponent(op) > 0):
         sources = parents
-    elif op == "/":
+    elif op == ops.DIV.name:
         sources = parents[:1]
     for p in sources:
         if _roundoff(p, depth - 1):

@@ -5,6 +5,10 @@ primal and, by the chain rule, its tangent (d output / d t along the direction t
 inputs' tangents give).
 One pass gives one directional derivative, so a full gradient takes one pass per
 parameter: the cost the lesson measures against reverse mode.
+
+Every op's dual-number rule is its entry's in engine/ops.py (`Op.tangent`): the lesson's
+ops are written out below for speed (as in `Value`), the others made from the table, and
+`program_jvp` runs a parsed program through the table's rules.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from engine.value import sigmoid
+from engine import ops
+from engine.language.program import CONST, INPUT, POW, Program
+from engine.ops import sigmoid
 
 
 class Dual:
@@ -50,9 +56,14 @@ class Dual:
         return Dual(self.primal / other, self.tangent / other)
 
     def __pow__(self, exponent) -> Dual:
+        if isinstance(exponent, Dual):
+            return _pow_input(self, exponent)
         k = float(exponent)
         local = 0.0 if k == 0.0 else k * math.pow(self.primal, k - 1.0)
         return Dual(math.pow(self.primal, k), local * self.tangent)
+
+    def __rpow__(self, base) -> Dual:
+        return _pow_input(Dual(base), self)
 
     def __radd__(self, other) -> Dual:
         return Dual(other + self.primal, self.tangent)
@@ -88,6 +99,54 @@ class Dual:
     def sigmoid(self) -> Dual:
         s = sigmoid(self.primal)
         return Dual(s, s * (1.0 - s) * self.tangent)
+
+
+def _pow_input(x: Dual, y: Dual) -> Dual:
+    entry = ops.POW_INPUT
+    out = entry.forward(x.primal, y.primal)
+    return Dual(out, entry.tangent(out, (x.primal, y.primal), (x.tangent, y.tangent)))
+
+
+def dual_method(op: ops.Op):
+    """`Dual`'s method for a function op of the table, made from its entry."""
+    forward = op.forward
+
+    def method(self: Dual) -> Dual:
+        x = self.primal
+        out = forward(x)
+        return Dual(out, op.tangent(out, (x,), (self.tangent,)))
+
+    method.__name__ = method.__qualname__ = op.method
+    return method
+
+
+for _op in ops.FUNCTIONS:
+    if not _op.written_out:
+        setattr(Dual, _op.method, dual_method(_op))
+Dual.__abs__ = Dual.abs
+
+
+def program_jvp(program: Program, tangents: dict[str, float]) -> tuple[float, float]:
+    """(the program's output, its derivative along `tangents`, input name -> tangent,
+    inputs not named having 0), in one forward pass through the table's dual rules."""
+    primals: list[float] = []
+    dots: list[float] = []
+    for ins, value in zip(program.instructions, program.values):
+        if ins.op == INPUT:
+            p, t = value.data, tangents.get(value.label, 0.0)
+        elif ins.op == CONST:
+            p, t = ins.number, 0.0
+        else:
+            entry = ops.BY_NAME[ins.op]
+            args = tuple(primals[a] for a in ins.args)
+            arg_dots = tuple(dots[a] for a in ins.args)
+            if ins.op == POW:
+                args += (ins.number,)
+            p = entry.forward(*args)
+            t = entry.tangent(p, args, arg_dots)
+        primals.append(p)
+        dots.append(t)
+    return primals[program.output_index], dots[program.output_index]
 
 
 def jvp(f: Callable, primals: Sequence[float], tangents: Sequence[float]) -> tuple[float, float]:

@@ -19,11 +19,14 @@ from __future__ import annotations
 import keyword
 import math
 
+from engine import ops
 from engine.engine_check.adapter import local_grads_of, op_of, parents_of
 from engine.language import FUNCTIONS
 from engine.value import Value, topological_order
 
-_KNOWN = {"+", "-", "*", "/", "neg", "ReLU", *FUNCTIONS}
+_KNOWN = {*ops.BY_NAME, *ops.ALIASES}
+_KNOWN_TEXT = " ".join(op.spelling if op.function or op.infix else op.name
+                       for op in ops.OPS if op is not ops.POW_INPUT)
 
 
 class GraphImportError(ValueError):
@@ -60,17 +63,21 @@ def _ours(node: Value, names: list[str]) -> str:
     """The right-hand side of `node`'s statement (this project's Value)."""
     op, parents, local = node.op, node.parents, node.local_grads
     a = names[0]
+    entry = ops.of(op)
     if len(parents) == 2:
-        return f"{a} {op} {names[1]}"
+        return f"{a} {entry.infix} {names[1]}"
+    if entry is ops.POW_INPUT:  # a number to this power: base^x, its local base^x·ln base
+        return f"{_num(math.exp(local[0] / node.data))} ** {a}"
     p = parents[0].data
-    if op == "+":
+    # a number folded into the operation comes back as a number in its statement
+    if entry is ops.ADD:
         return f"{a} + {_num(node.data - p)}"
-    if op == "-":
+    if entry is ops.SUB:
         return (f"{a} - {_num(p - node.data)}" if local[0] > 0
                 else f"{_num(node.data + p)} - {a}")
-    if op == "*":
+    if entry is ops.MUL:
         return f"{a} * {_num(local[0])}"
-    if op == "/":
+    if entry is ops.DIV:
         c = 1.0 / local[0] if local[0] else math.inf
         if math.isfinite(c) and c and _close(p / c, node.data):
             return f"{a} / {_num(c)}"
@@ -79,35 +86,48 @@ def _ours(node: Value, names: list[str]) -> str:
 
 
 def _unary(op: str, a: str) -> str:
-    if op == "neg":
+    entry = ops.of(ops.ALIASES.get(op, op))
+    if entry is ops.NEG:
         return f"-{a}"
-    if op.startswith("**"):
+    if entry is ops.POWER:
         return f"{a} ** ({op[2:]})"
-    return f"{'relu' if op == 'ReLU' else op}({a})"
+    return f"{entry.spelling}({a})"
 
 
 def _micrograd(node, names: list[str], parents: list) -> str:
     op = op_of(node)
-    if not (op in _KNOWN or op.startswith("**")):
+    if not (op in _KNOWN or ops.of(op) is ops.POWER):
         raise GraphImportError(f"the graph has an operation this engine does not know: "
-                               f"{op!r} (it knows + - * / ** neg tanh relu exp log sigmoid)")
-    if op.startswith("**"):
+                               f"{op!r} (it knows {_KNOWN_TEXT})")
+    if ops.of(op) is ops.POWER:
         try:
-            float(op[2:])
+            ops.exponent(op)
         except ValueError:
             raise GraphImportError(f"the graph has an operation this engine does not "
                                    f"know: {op!r}") from None
-    if op in ("+", "-", "*", "/"):
+    if ops.of(op) is ops.POW_INPUT:
+        if len(names) == 1:  # x ** x: a set of parents keeps one
+            return f"{names[0]} ** {names[0]}"
+        a, b = (float(p.data) for p in parents)  # a set has no order: the numbers say
+        if not (a > 0 and _close(a ** b, float(node.data))):
+            names = names[::-1]
+        return f"{names[0]} ** {names[1]}"
+    if op in _BINARY:
         if len(names) == 1:  # a set of parents keeps one of a value used twice
             names = names * 2
             parents = parents * 2
         a, b = parents
-        if op in "-/":  # a set has no order: the numbers say which side is which
-            value = a.data - b.data if op == "-" else (a.data / b.data if b.data else math.nan)
+        if op in _UNORDERED:  # a set has no order: the numbers say which side is which
+            value = (a.data - b.data if op == ops.SUB.name
+                     else a.data / b.data if b.data else math.nan)
             if not _close(float(value), float(node.data)):
                 names = names[::-1]
         return f"{names[0]} {op} {names[1]}"
     return _unary(op, names[0])
+
+
+_BINARY = tuple(op.name for op in ops.BINARY)
+_UNORDERED = (ops.SUB.name, ops.DIV.name)
 
 
 def _recognised(node, names: list[str], parents: list, local: tuple) -> str:
@@ -122,22 +142,22 @@ def _recognised(node, names: list[str], parents: list, local: tuple) -> str:
     elif len(parents) == 1:
         x, g = float(parents[0].data), float(local[0])
         a = names[0]
-        if _close(y, math.exp(min(x, 700))) and _close(g, y):
-            return f"exp({a})"
-        if x > 0 and _close(y, math.log(x)):
-            return f"log({a})"
-        if _close(y, math.tanh(x)):
-            return f"tanh({a})"
-        if _close(y, max(x, 0.0)) and g in (0, 1):
-            return f"relu({a})"
-        if -700 < x < 700 and _close(y, 1 / (1 + math.exp(-x))):
-            return f"sigmoid({a})"
+        for op in ops.RECOGNISED:
+            try:
+                value = op.forward(x)
+            except (ArithmeticError, ValueError):  # outside its domain, or overflowing
+                continue
+            if _close(y, value) and (op.recognises is None or op.recognises(x, y, g)):
+                return f"{op.spelling}({a})"
         if x and y:
             k = round(g * x / y, 9)
             if (x > 0 or float(k).is_integer()) and _close(y, x ** k):
                 return f"{a} ** ({_num(k)})"
     raise GraphImportError(f"a node of value {y!r} with {len(parents)} parent(s) is no "
-                           "operation this engine knows (+ * ** exp log tanh relu sigmoid)")
+                           f"operation this engine knows ({_RECOGNISED_TEXT})")
+
+
+_RECOGNISED_TEXT = " ".join(("+", "*", "**", *(op.spelling for op in ops.RECOGNISED)))
 
 
 def graph_program(root, output_name: str = "out") -> tuple[str, dict | None]:

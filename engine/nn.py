@@ -14,10 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine import ops
 from engine._gc import collector_paused
 from engine.value import Value
 
-ACTIVATIONS = ("tanh", "relu", "sigmoid")
+ACTIVATIONS = ops.ACTIVATIONS  # the lesson's activations, as the op table marks them
+DEFAULT_ACTIVATION = ops.DEFAULT_ACTIVATION
 XOR = (((0.0, 0.0), 0.0), ((0.0, 1.0), 1.0), ((1.0, 0.0), 1.0), ((1.0, 1.0), 0.0))
 # Seed 0 is the lesson's run: its nine starting parameters are
 # numpy.random.default_rng(0).uniform(-1, 1, 9) in the order (w11, w12, b1, w21, w22, b2,
@@ -108,7 +110,7 @@ class MLP:
     """Layers of sizes `sizes` (inputs first); every layer uses `activation`; the
     parameters start as `initial_parameters(sizes, seed)`."""
 
-    def __init__(self, sizes: Sequence[int], activation: str = "tanh", seed: int = 0):
+    def __init__(self, sizes: Sequence[int], activation: str = DEFAULT_ACTIVATION, seed: int = 0):
         if activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {activation!r}; choose from {ACTIVATIONS}")
         self.sizes = tuple(sizes)
@@ -164,7 +166,7 @@ def xor_loss(model: MLP) -> Value:
 
 
 def train_xor(epochs: int = DEFAULT_EPOCHS, lr: float = DEFAULT_LR, seed: int = DEFAULT_SEED,
-              hidden: int = 2, activation: str = "tanh",
+              hidden: int = 2, activation: str = DEFAULT_ACTIVATION,
               start: Sequence[float] | None = None, zero_grad: bool = True) -> Iterator[Epoch]:
     """Train a 2-hidden-1 network on XOR by plain gradient descent, one Epoch per epoch.
 
@@ -214,12 +216,12 @@ def unpack(parameters: Sequence[float], hidden: int) -> list[tuple[np.ndarray, n
     return layers
 
 
+# each activation with numpy, for thousands of points at once
+_NUMPY = {op.name: op.numpy for op in ops.OPS if op.lesson}
+
+
 def _activate(z: np.ndarray, activation: str) -> np.ndarray:
-    if activation == "tanh":
-        return np.tanh(z)
-    if activation == "relu":
-        return np.maximum(z, 0.0)
-    return 0.5 * (1.0 + np.tanh(0.5 * z))  # the logistic sigmoid, without overflow
+    return _NUMPY.get(activation, _NUMPY[ops.SIGMOID.name])(np, z)
 
 
 def forward_numpy(parameters: Sequence[float], hidden: int, activation: str,
@@ -261,7 +263,7 @@ def not_learned(parameters: Sequence[float], hidden: int, activation: str) -> st
     text = f"XOR is not learned: {wrong} of 4 predictions are on the wrong side of 0.5"
     if all(math.isfinite(p) for p in outputs) and max(outputs) - min(outputs) < 1e-6:
         text += f"; the network answers {outputs[0]:.4f} whatever the input"
-        if activation == "relu" and max(abs(p) for p in outputs) == 0.0:
+        if activation == ops.RELU.name and max(abs(p) for p in outputs) == 0.0:
             text += (" (its relu output is off for every row, and an off relu passes no "
                      "gradient back, so training cannot revive it)")
     return text + ". Try another seed, a smaller learning rate or more epochs."

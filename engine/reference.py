@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal, localcontext
 
+from engine import ops
 from engine.language import Program
 from engine.language.program import CONST, INPUT, POW
 
@@ -17,40 +18,7 @@ DIGITS = 50
 H = Decimal("1e-20")
 
 
-def _tanh(x: Decimal) -> Decimal:
-    if x < 0:
-        return -_tanh(-x)
-    e = (-2 * x).exp()
-    return (1 - e) / (1 + e)
-
-
-def _sigmoid(x: Decimal) -> Decimal:
-    if x >= 0:
-        return 1 / (1 + (-x).exp())
-    e = x.exp()
-    return e / (1 + e)
-
-
-def _power(x: Decimal, k: float) -> Decimal:
-    if float(k).is_integer():
-        return x ** int(k)
-    return x ** Decimal(repr(k))
-
-
-_UNARY = {
-    "neg": lambda x: -x,
-    "tanh": _tanh,
-    "relu": lambda x: x if x > 0 else Decimal(0),
-    "exp": lambda x: x.exp(),
-    "log": lambda x: x.ln(),
-    "sigmoid": _sigmoid,
-}
-_BINARY = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-}
+_REFERENCE = {op.name: op.reference for op in ops.OPS}  # each op in 50 digits
 
 
 def evaluate(program: Program, inputs: dict[str, Decimal]) -> Decimal:
@@ -62,11 +30,9 @@ def evaluate(program: Program, inputs: dict[str, Decimal]) -> Decimal:
         elif ins.op == CONST:
             x = Decimal(repr(ins.number))
         elif ins.op == POW:
-            x = _power(values[ins.args[0]], ins.number)
-        elif ins.op in _BINARY:
-            x = _BINARY[ins.op](values[ins.args[0]], values[ins.args[1]])
+            x = _REFERENCE[POW](values[ins.args[0]], ins.number)
         else:
-            x = _UNARY[ins.op](values[ins.args[0]])
+            x = _REFERENCE[ins.op](*[values[a] for a in ins.args])
         values.append(x)
     return values[program.output_index]
 

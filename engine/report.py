@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from engine import numbers, tensorflow_check
 from engine.language import parse
 from engine.modes import SIZES, SweepRow, passes_table, sweep_rows
-from engine.nn import predictions, rises, train_xor
+from engine.nn import DEFAULT_ACTIVATION, predictions, rises, train_xor
 from engine.pitfalls import OVERWRITE
 from engine.rules import RuleError, rule_errors, worst
 from engine.stepping import gradients_with
@@ -221,7 +221,7 @@ XOR_NOTE = (
 def _xor(losses: list[float], parameters: tuple[float, ...]) -> Section:
     rows = [Row(f"loss at epoch {e}", lesson, _f(losses[e - 1], 6))
             for e, lesson in LESSON_XOR.items() if e <= len(losses)]
-    for (x, out, target), lesson in zip(predictions(parameters, 2, "tanh"),
+    for (x, out, target), lesson in zip(predictions(parameters, 2, DEFAULT_ACTIVATION),
                                         LESSON_PREDICTIONS):
         rows.append(Row(f"prediction for ({x[0]:g}, {x[1]:g}), target {target:g}", lesson,
                         f"{out:+.4f}"))
@@ -229,7 +229,8 @@ def _xor(losses: list[float], parameters: tuple[float, ...]) -> Section:
     rows.append(Row("transitions where the loss rose", "27 of 2,999",
                     f"{count} of {len(losses) - 1:,}"))
     rows.append(Row("largest single rise", "0.010974", _f(largest, 6), KNOWN))
-    learned = all((o > 0.5) == (t > 0.5) for _, o, t in predictions(parameters, 2, "tanh"))
+    learned = all((o > 0.5) == (t > 0.5)
+                  for _, o, t in predictions(parameters, 2, DEFAULT_ACTIVATION))
     rows.append(Row("XOR learned (all four rows on the right side of 0.5)", "yes",
                     "yes" if learned else "no"))
     return Section("Train a network with nothing but this: 2-2-1 tanh, η = 0.1", tuple(rows),

@@ -9,40 +9,19 @@ h^2 f'''/6 plus round-off eps |f| / h), while autograd applies each rule exactly
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine import ops
 from engine.checks import DEFAULT_H, central_difference
 from engine.language import parse
 
 TOLERANCE = 1e-9  # the lesson's dashed line
 
 
-@dataclass(frozen=True)
-class RuleCase:
-    name: str
-    program: str
-    analytic: Callable[[float], float]
-    formula: str  # the analytic derivative as a learner writes it
+RuleCase = ops.RuleRow  # a rule's row: name, one-input program, calculus, formula
 
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
-
-
-CASES = (
-    RuleCase("add", "x = 1.5\ny = x + 2.5", lambda x: 1.0, "1"),
-    RuleCase("multiply", "x = 1.5\ny = x * 2.0", lambda x: 2.0, "2"),
-    RuleCase("power (cube)", "x = 1.5\ny = x**3", lambda x: 3 * x * x, "3x²"),
-    RuleCase("tanh", "x = 0.5\ny = tanh(x)", lambda x: 1 - math.tanh(x) ** 2, "1 - tanh²(x)"),
-    RuleCase("relu (x > 0)", "x = 1.5\ny = relu(x)", lambda x: 1.0, "1"),
-    RuleCase("negation", "x = 1.5\ny = -x", lambda x: -1.0, "-1"),
-    RuleCase("subtraction", "x = 1.5\ny = x - 2.5", lambda x: 1.0, "1"),
-    RuleCase("division", "x = 1.5\ny = x / 2.5", lambda x: 0.4, "1/2.5"),
-    RuleCase("exp", "x = 0.5\ny = exp(x)", math.exp, "exp(x)"),
-    RuleCase("log", "x = 1.5\ny = log(x)", lambda x: 1 / x, "1/x"),
-    RuleCase("sigmoid", "x = 0.5\ny = sigmoid(x)",
-             lambda x: _sigmoid(x) * (1 - _sigmoid(x)), "σ(x)(1 - σ(x))"),
+# every op's rows from the op table, then two that are about the chain rule itself
+CASES = tuple(row for op in ops.OPS for row in op.rules) + (
     RuleCase("chain: tanh(x³ + 3x)", "x = 0.5\ny = tanh(x**3 + 3*x)",
              lambda x: (1 - math.tanh(x**3 + 3 * x) ** 2) * (3 * x * x + 3),
              "(1 - tanh²(x³ + 3x))(3x² + 3)"),

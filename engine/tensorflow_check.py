@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 from functools import cache
 
+from engine import ops
 from engine.language import Program, parse
 from engine.language.program import CONST, INPUT, POW
 
@@ -39,9 +40,7 @@ def gradients(program: Program) -> dict[str, float]:
     """
     tf = load()
     f64 = tf.float64
-    unary = {"neg": tf.negative, "tanh": tf.tanh, "relu": tf.nn.relu, "exp": tf.exp,
-             "log": tf.math.log, "sigmoid": tf.sigmoid}
-    binary = {"+": tf.add, "-": tf.subtract, "*": tf.multiply, "/": tf.divide}
+    function = {op.name: framework_function(tf, op.tensorflow) for op in ops.OPS}
     variables = {}
     with tf.GradientTape() as tape:
         tensors = []
@@ -51,16 +50,22 @@ def gradients(program: Program) -> dict[str, float]:
             elif ins.op == CONST:
                 t = tf.constant(ins.number, dtype=f64)
             elif ins.op == POW:
-                t = tf.pow(tensors[ins.args[0]], tf.constant(ins.number, dtype=f64))
-            elif ins.op in binary:
-                t = binary[ins.op](tensors[ins.args[0]], tensors[ins.args[1]])
+                t = function[POW](tensors[ins.args[0]], tf.constant(ins.number, dtype=f64))
             else:
-                t = unary[ins.op](tensors[ins.args[0]])
+                t = function[ins.op](*[tensors[a] for a in ins.args])
             tensors.append(t)
         output = tensors[program.output_index]
     names = list(variables)
     grads = tape.gradient(output, [variables[n] for n in names])
     return {n: (0.0 if g is None else float(g.numpy())) for n, g in zip(names, grads)}
+
+
+def framework_function(module, spelling: str):
+    """The function a table entry spells 'tf.math.log' (or 'jnp.sin'), from `module`."""
+    target = module
+    for part in spelling.split(".")[1:]:
+        target = getattr(target, part)
+    return target
 
 
 @dataclass(frozen=True)

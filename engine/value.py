@@ -7,6 +7,10 @@ There is no `_backward` closure per node: a closure that captures its own output
 every graph a reference cycle that only the garbage collector can free, which costs
 speed and makes a live window pause. Plain tuples keep the graph acyclic, so a graph is
 freed by reference counting the moment it is dropped.
+
+What each op is (its name on a node, its value, its local derivatives) is its entry in
+engine/ops.py. The operators and the lesson's functions are written out here for speed
+(a test holds each to its entry); the other functions are made from their entries.
 """
 
 from __future__ import annotations
@@ -14,9 +18,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-
-def _integer_valued(x: float) -> bool:
-    return float(x).is_integer()
+from engine import ops
+from engine.ops import sigmoid
 
 
 class Value:
@@ -90,8 +93,10 @@ class Value:
         return _node(self.data / other, (self,), "/", (1.0 / other,))
 
     def __pow__(self, exponent) -> Value:
-        if isinstance(exponent, Value):
-            raise TypeError("the exponent of ** must be a number, not a Value")
+        if isinstance(exponent, Value):  # d(x^y)/dy = x^y·ln x: a positive base only
+            x, y = self.data, exponent.data
+            out = _pow_input(x, y)
+            return _node(out, (self, exponent), _POW_INPUT, _pow_input_local(out, x, y))
         k = float(exponent)
         x = self.data
         # math.pow raises ValueError where ** would return a complex number
@@ -104,7 +109,13 @@ class Value:
             # k is an even integer and k - 1 (odd) rounds back to k: x**(k-1) keeps the
             # sign of x, and its size is finite and non-zero only where |x| == 1
             local = k * math.copysign(math.pow(abs(x), k - 1.0), x)
-        return _node(out, (self,), "**" + _format_exponent(k), (local,))
+        return _node(out, (self,), ops.power_name(k), (local,))
+
+    def __rpow__(self, base) -> Value:
+        # a number raised to this Value: one parent, the exponent; the base is folded
+        b = float(base)
+        out = _pow_input(b, self.data)
+        return _node(out, (self,), _POW_INPUT, (_pow_input_local(out, b, self.data)[1],))
 
     def __radd__(self, other) -> Value:
         return _node(other + self.data, (self,), "+", (1.0,))
@@ -126,6 +137,9 @@ class Value:
 
     def __pos__(self) -> Value:
         return self
+
+    def __abs__(self) -> Value:
+        return self.abs()
 
     def tanh(self) -> Value:
         t = math.tanh(self.data)
@@ -171,12 +185,26 @@ class Value:
         return order
 
 
-def sigmoid(x: float) -> float:
-    """1 / (1 + e^-x), in whichever of two forms keeps exp from overflowing."""
-    if x >= 0.0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
+def value_method(op: ops.Op):
+    """`Value`'s method for a function op of the table, made from its entry."""
+    forward, local, name = op.forward, op.local, op.name
+
+    def method(self: Value) -> Value:
+        x = self.data
+        out = forward(x)
+        return _node(out, (self,), name, local(out, x))
+
+    method.__name__ = method.__qualname__ = op.method
+    method.__doc__ = f"{op.name}(self), its rule from engine.ops."
+    return method
+
+
+for _op in ops.FUNCTIONS:
+    if not _op.written_out:
+        setattr(Value, _op.method, value_method(_op))
+
+_POW_INPUT = ops.POW_INPUT.name
+_pow_input, _pow_input_local = ops.POW_INPUT.forward, ops.POW_INPUT.local
 
 
 def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
@@ -193,10 +221,6 @@ def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
 
 
 _new = object.__new__
-
-
-def _format_exponent(k: float) -> str:
-    return str(int(k)) if _integer_valued(k) and abs(k) < 1e15 else repr(k)
 
 
 def topological_order(root: Value) -> list[Value]:

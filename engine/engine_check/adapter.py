@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-from engine.language.program import CONST, FUNCTIONS, INPUT, POW
+from engine import ops
+from engine.language.program import CONST, INPUT, POW
 
 PARENT_ATTRS = ("_prev", "_children")
 
@@ -47,27 +48,13 @@ def as_float(x) -> float:
         return math.nan
 
 
-def _power(k: float):
-    return int(k) if float(k).is_integer() else k
-
-
 def apply(op: str, args: list, k: float):
-    """Apply one instruction's operation to user values (numbers stay numbers)."""
-    if op == "+":
-        return args[0] + args[1]
-    if op == "-":
-        return args[0] - args[1]
-    if op == "*":
-        return args[0] * args[1]
-    if op == "/":
-        return args[0] / args[1]
-    if op == "neg":
-        return -args[0]
-    if op == POW:
-        return args[0] ** _power(k)
-    if op in FUNCTIONS:
-        return getattr(args[0], op)()
-    raise ValueError(f"unknown operation {op!r}")
+    """Apply one instruction's operation to user values (numbers stay numbers), as the
+    op table says Python applies it."""
+    entry = ops.BY_NAME.get(op)
+    if entry is None:
+        raise ValueError(f"unknown operation {op!r}")
+    return entry.call(*args, k) if op == POW else entry.call(*args)
 
 
 def replay(cls, instructions) -> list:
@@ -193,10 +180,7 @@ def record_rule_order(nodes: list, key: dict[int, int]) -> list[int]:
 
 
 # the class's methods, by the check that names each rule
-METHODS = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
-           "__pow__": "pow", "__neg__": "neg", "__radd__": "radd", "__rsub__": "rsub",
-           "__rmul__": "rmul", "__rtruediv__": "rdiv", "tanh": "tanh", "relu": "relu",
-           "exp": "exp", "log": "log", "sigmoid": "sigmoid"}
+METHODS = {check.method: check.name for check in ops.CHECKS}
 
 
 class CallRecorder:

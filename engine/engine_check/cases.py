@@ -11,22 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-RULES = ("add", "sub", "mul", "div", "pow", "neg", "radd", "rsub", "rmul", "rdiv",
-         "tanh", "relu", "exp", "log", "sigmoid")
+from engine import ops
+
+RULES = tuple(check.name for check in ops.CHECKS)  # one or two per op of the table
 BEHAVIOURS = ("accumulation", "topological_order", "root_gradient", "deep_graph")
 CHECKS = RULES + BEHAVIOURS
 
 DEEP_CHAIN = 100_000  # operations in deep_graph's chain
 
 # what each check needs the class to have (a missing one makes the check `missing`)
-NEEDS = {
-    "add": ("__add__",), "sub": ("__sub__",), "mul": ("__mul__",), "div": ("__truediv__",),
-    "pow": ("__pow__",), "neg": ("__neg__",), "radd": ("__radd__",), "rsub": ("__rsub__",),
-    "rmul": ("__rmul__",), "rdiv": ("__rtruediv__",), "tanh": ("tanh",), "relu": ("relu",),
-    "exp": ("exp",), "log": ("log",), "sigmoid": ("sigmoid",),
-    "accumulation": ("__add__", "__mul__"), "topological_order": ("__add__", "__mul__"),
-    "root_gradient": ("__mul__",), "deep_graph": ("__add__",),
-}
+NEEDS = {check.name: (check.method,) for check in ops.CHECKS}
+NEEDS.update({"accumulation": ("__add__", "__mul__"), "topological_order": ("__add__", "__mul__"),
+              "root_gradient": ("__mul__",), "deep_graph": ("__add__",)})
 
 # the rules a behaviour's graphs are made of: when one of them is wrong, the behaviour
 # is reported as failing because of it
@@ -63,36 +59,8 @@ def _rule(check: str, formula: str, names: str, points: list[tuple[float, ...]])
 def rule_cases(check: str) -> list[Case]:
     """The cases of one rule check: the rule alone at several points, and nested in
     itself, so that the upstream gradient it multiplies by is not 1."""
-    table = {
-        "add": [("x + y", "x y", [(1.5, -2.0), (0.25, 3.0)])],
-        "sub": [("x - y", "x y", [(1.5, -2.0), (0.25, 3.0)]),
-                ("x - (y - z)", "x y z", [(1.0, 2.0, 0.5)])],
-        "mul": [("x * y", "x y", [(3.0, -2.0), (0.5, 4.0), (-1.5, -0.25)]),
-                ("(x * y) * z", "x y z", [(1.5, -2.0, 3.0)])],
-        "div": [("x / y", "x y", [(3.0, -2.0), (0.5, 4.0)]),
-                ("(x / y) / z", "x y z", [(1.5, -2.0, 3.0)])],
-        "pow": [("x ** 3", "x", [(1.5,), (-2.0,), (0.5,)]),
-                ("x ** 2", "x", [(-1.25,)]),
-                ("x ** -1", "x", [(2.0,)]),
-                ("x ** 0.5", "x", [(4.0,)]),
-                ("(x ** 3) ** 2", "x", [(1.2,)])],
-        "neg": [("-x", "x", [(2.5,), (-1.0,)]), ("-(-x)", "x", [(0.75,)])],
-        "radd": [("2 + x", "x", [(1.5,), (-3.0,)]), ("2 + (2 + x)", "x", [(0.5,)])],
-        "rsub": [("2 - x", "x", [(1.5,), (-3.0,)]), ("2 - (2 - x)", "x", [(0.5,)])],
-        "rmul": [("2 * x", "x", [(1.5,), (-3.0,)]), ("2 * (2 * x)", "x", [(0.5,)])],
-        "rdiv": [("2 / x", "x", [(4.0,), (-0.5,)]), ("2 / (2 / x)", "x", [(1.5,)])],
-        "tanh": [("tanh(x)", "x", [(0.5,), (-1.2,), (2.0,)]),
-                 ("tanh(tanh(x))", "x", [(0.8,)])],
-        # both sides of the kink, never on it (relu'(0) is a convention, not a bug)
-        "relu": [("relu(x)", "x", [(-1.5,), (0.7,), (2.0,)]),
-                 ("relu(relu(x))", "x", [(1.3,), (-0.4,)])],
-        "exp": [("exp(x)", "x", [(0.5,), (-1.0,)]), ("exp(exp(x))", "x", [(0.3,)])],
-        "log": [("log(x)", "x", [(2.0,), (0.5,)]), ("log(log(x))", "x", [(3.0,)])],
-        "sigmoid": [("sigmoid(x)", "x", [(0.5,), (-2.0,)]),
-                    ("sigmoid(sigmoid(x))", "x", [(1.0,)])],
-    }
     cases = []
-    for formula, names, points in table[check]:
+    for formula, names, points in ops.CHECK_BY_NAME[check].cases:
         cases += _rule(check, formula, names, points)
     return cases
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from engine import ops
 from engine.explain import number
 from engine.language import parse
 from engine.pitfalls import OVERWRITE
@@ -24,50 +25,12 @@ def close(a: float, b: float) -> bool:
 
 
 def _op_of_check(check: str):
-    ops = {"add": "+", "radd": "+", "sub": "-", "rsub": "-", "mul": "*", "rmul": "*",
-           "div": "/", "rdiv": "/", "neg": "neg"}
-    if check in ops:
-        return lambda op: op == ops[check]
-    if check == "pow":
-        return lambda op: op.startswith("**")
-    return lambda op: op == check
-
-
-def _sq(x):
-    return x * x
+    entry = ops.OP_OF_CHECK[check]
+    return lambda op: ops.of(op) is entry
 
 
 # check -> [(sentence, local derivatives from (a, b, out, k))]; a, b: the operands' data
-_BUGS = {
-    "mul": [("the rule multiplies by the wrong operand: d(x·y)/dx received x instead of y "
-             "(each operand's own value instead of the other one's)",
-             lambda a, b, o, k: (a, b))],
-    "div": [("d(x/y)/dy received -1/y² instead of -x/y²", lambda a, b, o, k: (1 / b, -1 / _sq(b))),
-            ("d(x/y)/dx received y instead of 1/y", lambda a, b, o, k: (b, -a / _sq(b)))],
-    "pow": [("n·x^n instead of n·x^(n-1)", lambda a, b, o, k: (k * a ** k,)),
-            ("x^(n-1) instead of n·x^(n-1): the factor n is missing",
-             lambda a, b, o, k: (a ** (k - 1),)),
-            ("n·x instead of n·x^(n-1)", lambda a, b, o, k: (k * a,))],
-    "tanh": [("1 - t instead of 1 - t² (t = tanh(x))", lambda a, b, o, k: (1 - o,)),
-             ("1 - x² (x, the input) instead of 1 - t² (t, the output)",
-              lambda a, b, o, k: (1 - a * a,))],
-    "sigmoid": [("s instead of s·(1 - s) (s = sigmoid(x))", lambda a, b, o, k: (o,)),
-                ("x·(1 - x) (x, the input) instead of s·(1 - s) (s, the output)",
-                 lambda a, b, o, k: (a * (1 - a),)),
-                ("1 - s instead of s·(1 - s)", lambda a, b, o, k: (1 - o,))],
-    "exp": [("x (the input) instead of e^x", lambda a, b, o, k: (a,))],
-    "log": [("x instead of 1/x", lambda a, b, o, k: (a,)),
-            ("log(x) instead of 1/x", lambda a, b, o, k: (o,))],
-    "relu": [("relu passes the gradient for negative inputs: relu'(x) is 0 for x < 0",
-              lambda a, b, o, k: (1.0,)),
-             ("relu blocks the gradient for positive inputs: relu'(x) is 1 for x > 0",
-              lambda a, b, o, k: (0.0,)),
-             ("relu multiplies by its input instead of by 1 for x > 0",
-              lambda a, b, o, k: (a if a > 0 else 0.0,))],
-}
-_BUGS["rmul"] = _BUGS["mul"]
-_BUGS["rdiv"] = [("d(2/x)/dx received -1/x² instead of -2/x²",
-                  lambda a, b, o, k: (-1 / _sq(b),))]
+_BUGS = {check.name: check.bugs for check in ops.CHECKS}
 
 IGNORES_UPSTREAM = ("the rule ignores the upstream gradient: it adds its local derivative "
                     "without multiplying it by out.grad")
@@ -88,14 +51,14 @@ def _gradients(text: str, check: str | None = None, bug=None, ignore_upstream=Fa
         local = node.local_grads
         if node.parents and matches(node.op):
             parents = node.parents
-            if check in ("rmul", "rdiv", "radd", "rsub") and len(parents) == 2:
+            if ops.CHECK_BY_NAME[check].reflected and len(parents) == 2:
                 a, b = parents[0].data, parents[1].data
                 bugged = bug(a, b, node.data, 0.0) if bug else local
                 local = (0.0, bugged[-1]) if bug else local
             elif bug is not None:
                 a = parents[0].data
                 b = parents[1].data if len(parents) == 2 else None
-                k = float(node.op[2:]) if node.op.startswith("**") else 0.0
+                k = ops.exponent(node.op) if ops.of(node.op) is ops.POWER else 0.0
                 local = bug(a, b, node.data, k)
             if ignore_upstream:
                 for p, lg in zip(parents, local):

@@ -13,7 +13,9 @@ from engine.language.program import (
     CONST,
     FUNCTIONS,
     INPUT,
+    NEG,
     POW,
+    POW_INPUT,
     Instruction,
     Program,
     apply,
@@ -26,7 +28,7 @@ MAX_DEPTH = 200
 MAX_NODES = 200_000
 
 # binding power of each operator; unary minus binds looser than ** (-x**2 is -(x**2))
-_PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3, POW: 4}
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2, NEG: 3, POW: 4}
 _RIGHT_ASSOC = {POW}
 _BINARY_TOKENS = frozenset(("+", "-", "*", "/", "**", "^"))
 _NODE_OPERATORS = frozenset(("*", "/", "**", "^"))
@@ -61,19 +63,6 @@ class _Builder:
         values.append(value)
         self.variable.append(variable)
         return len(values) - 1
-
-    def first_input(self, index: int) -> str:
-        """The label of an input that node `index` depends on."""
-        stack, seen = [index], set()
-        while stack:
-            i = stack.pop()
-            if self.instructions[i].op == INPUT:
-                return self.values[i].label
-            for a in self.instructions[i].args:
-                if a not in seen and self.variable[a]:
-                    seen.add(a)
-                    stack.append(a)
-        return "?"
 
 
 def _number(token: Token, lines: Lines, sign: str = "") -> float:
@@ -205,7 +194,7 @@ class _Parser:
         build = self.build
         emit = build.emit
         operands: list[tuple[int, Token]] = []  # (node index, first token of the operand)
-        # operator stack: [kind, op, token, commas]; kind is "bin", "neg" or "paren";
+        # operator stack: [kind, op, token, commas]; kind is "bin", NEG or "paren";
         # a paren's op is the name of the function it calls, or ""
         ops: list[list] = []
         depth = 0
@@ -213,19 +202,17 @@ class _Parser:
 
         def reduce_top() -> None:
             kind, op, token, _ = ops.pop()
-            if kind == "neg":
+            if kind == NEG:
                 index, _first = operands.pop()
-                operands.append((emit("neg", (index,), 0.0, token), token))
+                operands.append((emit(NEG, (index,), 0.0, token), token))
                 return
-            right, right_first = operands.pop()
+            right, _right_first = operands.pop()
             left, left_first = operands.pop()
             if op == POW:
-                if build.variable[right]:
-                    raise self.error(
-                        "the exponent of ** must be a number or arithmetic of numbers, but "
-                        f"this one depends on the input '{shorten(build.first_input(right))}'",
-                        right_first)
-                index = emit(POW, (left,), build.values[right].data, token)
+                if build.variable[right]:  # x**y: the base must be positive (x^y·ln x)
+                    index = emit(POW_INPUT, (left, right), 0.0, token)
+                else:  # a number exponent, folded into the node as today
+                    index = emit(POW, (left,), build.values[right].data, token)
             else:
                 index = emit(op, (left, right), 0.0, token)
             operands.append((index, left_first))
@@ -259,7 +246,7 @@ class _Parser:
                 elif text == "(":
                     open_paren("", token)
                 elif text == "-":
-                    ops.append(["neg", "neg", token, 0])
+                    ops.append([NEG, NEG, token, 0])
                 elif text == "+":
                     pass  # unary plus changes nothing and makes no node
                 elif text == ")" and ops and ops[-1][1] and tokens[i - 1][1] == "(":

@@ -14,33 +14,29 @@ from collections.abc import Iterator
 from functools import cached_property
 from typing import NamedTuple
 
+from engine import ops
 from engine._gc import collector_paused
 from engine.errors import ExpressionError
 from engine.numbers import number
 from engine.value import Value, topological_order, zero_grad
 
-INPUT, CONST, POW = "input", "const", "**"
-FUNCTIONS = ("tanh", "relu", "exp", "log", "sigmoid")
-BINARY = ("+", "-", "*", "/")
+INPUT, CONST = "input", "const"
+POW = ops.POWER.name          # x ** number: the exponent is the instruction's number
+POW_INPUT = ops.POW_INPUT.name  # x ** y with y depending on an input: two operands
+FUNCTIONS = ops.FUNCTION_NAMES
+BINARY = tuple(op.name for op in ops.BINARY)
+NEG = ops.NEG.name
 
-_APPLY = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-    "neg": lambda a: -a,
-    "tanh": Value.tanh,
-    "relu": Value.relu,
-    "exp": Value.exp,
-    "log": Value.log,
-    "sigmoid": Value.sigmoid,
-}
+# how each instruction is applied to Values: through Value's own methods and operators
+_APPLY = {op.name: getattr(Value, op.method) for op in ops.OPS}
 
 
 class Instruction(NamedTuple):
-    """One graph node: `op` is 'input', 'const', '**', 'neg', a binary symbol or a
-    function name; `args` index earlier instructions; `number` is the value of an input
-    or constant, or the exponent of '**'; `line`/`col` locate the token that made it."""
+    """One graph node: `op` is 'input', 'const', or the name of an op of the table
+    (engine.ops: '**' with a number exponent, 'pow' with an exponent that depends on an
+    input, 'neg', a binary symbol, a function name); `args` index earlier instructions;
+    `number` is the value of an input or constant, or the exponent of '**'; `line`/`col`
+    locate the token that made it."""
 
     op: str
     args: tuple[int, ...]
@@ -54,41 +50,35 @@ def _fmt(x: float) -> str:
 
 
 def _domain_error(op: str, args: list[Value], k: float) -> str | None:
-    """Why `op` cannot be applied to these operands, or None if it can."""
-    x = args[0].data
-    if op == "/" and args[1].data == 0.0:
-        return f"division by zero: {_fmt(x)} / 0"
-    if op == "log" and x <= 0.0:
-        return f"log needs a positive number, but its argument is {_fmt(x)}"
+    """Why `op` cannot be applied to these operands, or None if it can (the table's
+    domain check)."""
+    check = _DOMAIN[op]
     if op == POW:
-        if x == 0.0 and k < 0.0:
-            return f"0 cannot be raised to a negative power ({_fmt(k)})"
-        if x < 0.0 and not k.is_integer():
-            return (f"a negative number ({_fmt(x)}) cannot be raised to a fractional "
-                    f"power ({_fmt(k)})")
-        if x == 0.0 and 0.0 < k < 1.0:
-            return f"the derivative of x**{_fmt(k)} is infinite at x = 0"
-    return None
+        return check(args[0].data, k)
+    if len(args) == 1:
+        return check(args[0].data)
+    return check(args[0].data, args[1].data)
 
 
 def _describe(op: str, args: list[Value], k: float) -> str:
     if op == POW:
         return f"{_fmt(args[0].data)} ** {_fmt(k)}"
-    if op in BINARY:
-        return f"{_fmt(args[0].data)} {op} {_fmt(args[1].data)}"
-    if op == "neg":
+    entry = ops.BY_NAME[op]
+    if entry.infix:
+        return f"{_fmt(args[0].data)} {entry.infix} {_fmt(args[1].data)}"
+    if op == NEG:
         return f"-({_fmt(args[0].data)})"
     return f"{op}({_fmt(args[0].data)})"
 
 
-_NEEDS_DOMAIN_CHECK = frozenset(("/", "log", POW))
+_DOMAIN = {op.name: op.domain for op in ops.OPS if op.domain is not None}
 _isfinite = math.isfinite
 
 
 def apply(ins: Instruction, args: list[Value]) -> Value:
     """The Value that `ins` makes from `args`; ExpressionError at `ins` if it is not finite."""
     op, k = ins.op, ins.number
-    reason = _domain_error(op, args, k) if op in _NEEDS_DOMAIN_CHECK else None
+    reason = _domain_error(op, args, k) if op in _DOMAIN else None
     if reason is None:
         try:
             out = args[0] ** k if op == POW else _APPLY[op](*args)

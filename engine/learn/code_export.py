@@ -5,22 +5,19 @@ from __future__ import annotations
 
 import keyword
 
+from engine import ops
 from engine.language import Program
-from engine.language.program import CONST, INPUT, POW
+from engine.language.program import CONST, INPUT, NEG, POW
 
 FRAMEWORKS = ("tensorflow", "pytorch", "jax")
 TITLES = {"tensorflow": "TensorFlow", "pytorch": "PyTorch", "jax": "JAX"}
 MAX_NODES = 20_000   # a script a person can still open
 INLINE_DEPTH = 40    # deeper unnamed subexpressions get a line of their own
 
-_FUNCTIONS = {
-    "tensorflow": {"tanh": "tf.tanh", "relu": "tf.nn.relu", "exp": "tf.exp",
-                   "log": "tf.math.log", "sigmoid": "tf.sigmoid"},
-    "pytorch": {"tanh": "torch.tanh", "relu": "torch.relu", "exp": "torch.exp",
-                "log": "torch.log", "sigmoid": "torch.sigmoid"},
-    "jax": {"tanh": "jnp.tanh", "relu": "jax.nn.relu", "exp": "jnp.exp",
-            "log": "jnp.log", "sigmoid": "jax.nn.sigmoid"},
-}
+# each function op's spelling in each framework, from the op table
+_FUNCTIONS = {framework: {op.name: getattr(op, framework) for op in ops.FUNCTIONS}
+              for framework in FRAMEWORKS}
+_INFIX = {op.name: op.infix for op in ops.OPS if op.infix and op is not ops.POWER}
 # a number a function is applied to must be a float64 tensor of the framework
 _CONSTANT = {"tensorflow": "tf.constant({}, dtype=tf.float64)",
              "pytorch": "torch.tensor({}, dtype=torch.float64)",
@@ -62,13 +59,13 @@ def _body(program: Program, framework: str) -> tuple[list[str], dict[str, str], 
             expr, deep = repr(ins.number), 0
         elif ins.op == POW:
             expr = f"{args[0]} ** {ins.number!r}"
-        elif ins.op == "neg":
+        elif ins.op == NEG:
             expr = f"-{args[0]}"
         elif ins.op in functions:
             arg = args[0] if variable[ins.args[0]] else _CONSTANT[framework].format(args[0])
             expr = f"{functions[ins.op]}({arg})"
         else:
-            expr = f"{args[0]} {ins.op} {args[1]}"
+            expr = f"{args[0]} {_INFIX[ins.op]} {args[1]}"
         is_variable = ins.op == INPUT or any(variable[a] for a in ins.args)
         if ins.op != INPUT and (value.label or deep > INLINE_DEPTH):
             name = names[value.label] if value.label else f"_t{i}"

@@ -44,6 +44,7 @@ def _save(widget, path: Path) -> bool:
 def write_figures(data, folder: str | os.PathLike) -> list[Path]:
     """rules.png, modes.png and xor.png for a ReportData, in `folder`; returns the paths
     written. Needs a QApplication (offscreen is fine)."""
+    from engine.nn import DEFAULT_ACTIVATION
     from gui.tabs import plots
 
     folder = Path(folder)
@@ -63,7 +64,7 @@ def write_figures(data, folder: str | os.PathLike) -> list[Path]:
     curve = plots.loss_curve(loss.getPlotItem())
     plots.update_loss_curve(curve, list(data.xor_losses), len(data.xor_losses))
     image = plots.decision_surface_items(surface.getPlotItem())
-    plots.update_decision_surface(image, data.xor_parameters, 2, "tanh")
+    plots.update_decision_surface(image, data.xor_parameters, 2, DEFAULT_ACTIVATION)
     if _save(widget, folder / "xor.png"):
         written.append(folder / "xor.png")
     return written

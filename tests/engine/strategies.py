@@ -11,7 +11,7 @@ def expressions(draw, depth=4):
     if depth == 0 or draw(st.integers(0, 3)) == 0:
         return draw(st.sampled_from([*INPUT_NAMES, "0.5", "2", "1.5"]))
     kind = draw(st.sampled_from(["+", "-", "*", "/", "**", "neg", "tanh", "relu", "sigmoid",
-                                 "exp", "log"]))
+                                 "exp", "log", "sin", "cos", "sqrt", "abs", "pow"]))
     left = draw(expressions(depth=depth - 1))
     if kind in ("+", "-", "*"):
         return f"({left} {kind} {draw(expressions(depth=depth - 1))})"
@@ -26,6 +26,10 @@ def expressions(draw, depth=4):
         return f"exp(tanh({left}))"
     if kind == "log":
         return f"log(1 + sigmoid({left}))"
+    if kind == "sqrt":  # an argument that cannot be 0
+        return f"sqrt(0.5 + sigmoid({left}))"
+    if kind == "pow":  # a positive base, an exponent that may depend on an input
+        return f"(0.5 + sigmoid({left}))**(tanh({draw(expressions(depth=depth - 1))}))"
     return f"{kind}({left})"
 
 

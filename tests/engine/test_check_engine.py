@@ -19,6 +19,11 @@ CLOSURES = (ENGINES / "closures.py").read_text()
 LOCAL_GRADS = (ENGINES / "local_grads.py").read_text()
 
 
+# what an engine written before sin, cos, sqrt, abs and x**y were added reports for them
+NEW_OPS_MISSING = {"sin": "missing", "cos": "missing", "sqrt": "missing", "abs": "missing",
+                   "pow_input": "missing"}
+
+
 def check(tmp_path, source: str, class_name: str = "Value", timeout: float = 10.0) -> dict:
     path = tmp_path / "engine.py"
     path.write_text(source)
@@ -43,8 +48,8 @@ def test_a_correct_engine_checks_clean(tmp_path):
     report = check(tmp_path, CLOSURES)
     assert list(report["checks"]) == list(CHECKS)
     assert flagged(report) == {}
-    assert report["summary"] == {"ok": 19, "wrong": 0, "missing": 0, "error": 0,
-                                 "timeout": 0, "total": 19}
+    assert report["summary"] == {"ok": 24, "wrong": 0, "missing": 0, "error": 0,
+                                 "timeout": 0, "total": 24}
 
 
 def test_micrograd_checks_clean_but_for_missing_methods_and_recursion(tmp_path):
@@ -52,7 +57,7 @@ def test_micrograd_checks_clean_but_for_missing_methods_and_recursion(tmp_path):
     run.wait()
     report = finish_report(run)
     assert flagged(report) == {"tanh": "missing", "exp": "missing", "log": "missing",
-                               "sigmoid": "missing", "deep_graph": "error"}
+                               "sigmoid": "missing", **NEW_OPS_MISSING, "deep_graph": "error"}
     deep = report["checks"]["deep_graph"]
     assert deep["sentence"].startswith(f"RecursionError at depth {deep['depth']:,}")
     assert 900 < deep["depth"] < 1000
@@ -61,7 +66,8 @@ def test_micrograd_checks_clean_but_for_missing_methods_and_recursion(tmp_path):
 
 def test_a_microgpt_style_engine_checks_clean(tmp_path):
     report = check(tmp_path, LOCAL_GRADS)
-    assert flagged(report) == {"tanh": "missing", "sigmoid": "missing", "deep_graph": "error"}
+    assert flagged(report) == {"tanh": "missing", "sigmoid": "missing", **NEW_OPS_MISSING,
+                               "deep_graph": "error"}
     # with the two methods and a sort that does not recurse, nothing at all
     full = LOCAL_GRADS.replace("    def log(self):", """    def tanh(self):
         t = math.tanh(self.data)
@@ -81,7 +87,7 @@ def test_a_microgpt_style_engine_checks_clean(tmp_path):
                 visited.add(v)
                 stack.append((v, True))
                 stack.extend((c, False) for c in v._children)""")
-    assert flagged(check(tmp_path, full)) == {}
+    assert flagged(check(tmp_path, full)) == NEW_OPS_MISSING
 
 
 RULE_BUGS = [
@@ -93,6 +99,17 @@ RULE_BUGS = [
     ("exp", "e * out.grad  # exp", "self.data * out.grad", "x (the input) instead of e^x"),
     ("log", "(1 / self.data) * out.grad", "self.data * out.grad", "x instead of 1/x"),
     ("sigmoid", "s * (1 - s) * out.grad", "s * out.grad", "s instead of s·(1 - s)"),
+    # the ops added through the op table alone
+    ("sin", "math.cos(self.data) * out.grad  # sin", "-math.cos(self.data) * out.grad",
+     "-cos(x) instead of cos(x)"),
+    ("cos", "-math.sin(self.data) * out.grad  # cos", "math.sin(self.data) * out.grad",
+     "sin(x) instead of -sin(x)"),
+    ("sqrt", "0.5 / r * out.grad  # sqrt", "1 / r * out.grad",
+     "1/sqrt(x) instead of 1/(2·sqrt(x))"),
+    ("abs", "sign * out.grad  # abs", "1.0 * out.grad",
+     "abs passes the gradient unchanged for negative inputs"),
+    ("pow_input", "out.data * math.log(self.data) * out.grad  # pow-exponent",
+     "out.data * out.grad", "d(x^y)/dy received x^y instead of x^y·ln x"),
 ]
 
 
@@ -237,7 +254,7 @@ def test_a_crash_in_a_rule_is_an_error_of_that_rule(tmp_path):
     assert flagged(report) == {"tanh": "error"}
     error = report["checks"]["tanh"]["error"]
     assert error.startswith("AttributeError: ")
-    assert "line 49 of engine.py, in _backward" in error
+    assert "line 57 of engine.py, in _backward" in error
 
 
 def test_a_hang_is_stopped_and_the_other_checks_still_run(tmp_path):
@@ -245,7 +262,7 @@ def test_a_hang_is_stopped_and_the_other_checks_still_run(tmp_path):
                                     "while True: pass"), timeout=3.0)
     assert flagged(report) == {"exp": "timeout"}
     assert report["checks"]["exp"]["sentence"] == "did not finish within 3 s: stopped"
-    assert report["summary"]["ok"] == 18
+    assert report["summary"]["ok"] == 23
 
 
 def test_an_import_error_cannot_be_loaded(tmp_path):
@@ -266,7 +283,8 @@ def test_a_microgpt_style_rule_bug_is_blamed_without_op_names(tmp_path):
                     "(other * self.data ** other,)")
     report = check(tmp_path, source)
     assert flagged(report) == {"pow": "wrong", "div": "wrong", "rdiv": "wrong",
-                               "tanh": "missing", "sigmoid": "missing", "deep_graph": "error"}
+                               "tanh": "missing", "sigmoid": "missing", **NEW_OPS_MISSING,
+                               "deep_graph": "error"}
     assert report["checks"]["pow"]["sentence"] == "n·x^n instead of n·x^(n-1)"
     assert report["checks"]["div"]["because"] == ["pow"]
 
@@ -297,7 +315,7 @@ def test_the_command_prints_the_contract_json_and_exits_1(tmp_path):
     assert tanh["expected"]["grads"]["x"] == pytest.approx(1 - 0.46211715726000974 ** 2)
     assert tanh["received"]["grads"]["x"] == pytest.approx(1 - 0.46211715726000974)
     assert "replay" not in tanh
-    assert report["summary"]["wrong"] == 1 and report["summary"]["ok"] == 18
+    assert report["summary"]["wrong"] == 1 and report["summary"]["ok"] == 23
 
 
 def test_the_command_exits_0_when_only_methods_are_missing():

@@ -15,7 +15,7 @@ from tests.engine.helpers import NEURON
 def test_every_rule_agrees_with_a_central_difference_within_1e_9():
     rows = rule_errors()
     assert [r.name for r in rows] == [c.name for c in CASES]
-    assert len(rows) == 13  # eleven rules, a chain, a shared node
+    assert len(rows) == 18  # sixteen rules, a chain, a shared node
     for r in rows:
         assert r.error_fd < TOLERANCE, r
         assert r.error_fd > 0.0  # a finite difference is never exact: the check is real

@@ -120,3 +120,33 @@ def test_text_output_has_no_minus_zero_and_big_numbers_in_scientific_notation(ca
         "x      0        0",
         "w      2.5e+07  1",
     ]
+
+
+NEW_OPS_PROGRAM = b"x = 0.5; y = 2.0\nout = sin(x)**y + sqrt(abs(cos(x))) + 2**x\n"
+
+
+def test_the_new_ops_with_finite_differences_and_tensorflow():
+    import math
+
+    pytest.importorskip("tensorflow")
+    result = run("grad", "-", "--json", "--fd", "--tf", stdin=NEW_OPS_PROGRAM)
+    assert result.returncode == 0, result.stderr
+    inputs = json.loads(result.stdout)["inputs"]
+    x, y = 0.5, 2.0
+    dx = (y * math.sin(x) ** (y - 1) * math.cos(x)
+          - 0.5 / math.sqrt(math.cos(x)) * math.sin(x) + 2**x * math.log(2))
+    dy = math.sin(x) ** y * math.log(math.sin(x))
+    for name, exact in (("x", dx), ("y", dy)):
+        assert inputs[name]["grad"] == pytest.approx(exact, rel=1e-14)
+        assert inputs[name]["tf"] == pytest.approx(exact, rel=1e-14)
+        assert inputs[name]["fd"] == pytest.approx(exact, rel=1e-8)
+
+
+def test_a_new_ops_domain_error_exits_2_at_its_position():
+    result = run("grad", "-", stdin=b"x = 0\ny = 1 + sqrt(x)\n")
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith(
+        "error: line 2, col 9: the derivative of sqrt(x) is infinite at x = 0")
+    result = run("grad", "-", stdin=b"x = -1; y = 2\nout = x ** y\n")
+    assert result.stderr.decode().startswith(
+        "error: line 2, col 9: the base of ** must be positive")

@@ -46,10 +46,11 @@ def test_repr_shows_label_and_op_only_when_there_are_some():
     assert repr(Value(2.0) * 3) == "Value(data=6.0, grad=0.0, op='*')"
 
 
-def test_a_value_exponent_is_refused_in_words():
-    with pytest.raises(TypeError) as info:
-        Value(2.0) ** Value(3.0)
-    assert str(info.value) == "the exponent of ** must be a number, not a Value"
+def test_a_value_exponent_with_a_base_that_is_not_positive_is_refused_in_words():
+    with pytest.raises(ValueError) as info:
+        Value(0.0) ** Value(3.0)
+    assert str(info.value) == ("x**y with y a Value needs a positive base "
+                               "(d(x^y)/dy = x^y·ln x), not 0.0")
 
 
 def power_gradient(x: float, k: float) -> float:

@@ -43,3 +43,23 @@ def test_zeroth_power_at_zero_is_where_tensorflow_gives_nan():
     assert rows["a"].ours == 1.0
     assert rows["a"].tensorflow != rows["a"].tensorflow  # nan
 
+
+
+# the ops added through the op table: TensorFlow float64 agrees to a few ulps
+NEW_OPS = [
+    "x = 0.5\ny = sin(x)", "x = -2.0\ny = sin(x * x)", "x = 0.5\ny = cos(x)",
+    "x = 40.0\ny = cos(x)", "x = 4.0\ny = sqrt(x)", "x = 0.01\ny = sqrt(x*x + 1)",
+    "x = -1.5\ny = abs(x)", "x = 0.7\ny = abs(x) * abs(-x)", "x = 0.0\ny = abs(x) + x",
+    "x = 1.5; y = 2.5\nout = x**y", "x = 0.5; y = -1.5\nout = x**y",
+    "x = 3.0; y = 0.0\nout = x**y", "x = 1.5\nout = 2**x", "x = -0.5\nout = 10**x",
+    "x = 1.3\nout = x**x", "x = 0.2\nout = x**x", "x = 2.0; y = 3.0\nout = x**(y*y)",
+    "x = 1.2; y = 0.3\nout = sqrt(abs(sin(x) * cos(y))) ** (x + y)",
+]
+
+
+@pytest.mark.parametrize("text", NEW_OPS)
+def test_the_new_ops_agree_with_tensorflow_float64(text):
+    rows = cross_check(text)
+    assert rows
+    for r in rows:
+        assert r.ours == pytest.approx(r.tensorflow, rel=1e-14, abs=1e-15), (text, r)

@@ -44,8 +44,9 @@ def test_the_examples_are_offered(window):
 
 def test_a_wrong_rule_is_red_with_its_sentence(window, qtbot):
     dialog = run_dialog(window, qtbot, EXAMPLES / "tanh_rule.py")
+    newer = {"sin", "cos", "sqrt", "abs", "pow_input"}  # ops the example has no method for
     assert [dialog.status_of(name) for name in CHECKS] == [
-        "wrong" if name == "tanh" else "ok" for name in CHECKS]
+        "wrong" if name == "tanh" else "missing" if name in newer else "ok" for name in CHECKS]
     assert dialog.sentence_of("tanh") == "1 - t instead of 1 - t² (t = tanh(x))"
     row = CHECKS.index("tanh")
     assert dialog.table.item(row, 2).foreground().color().name() == "#b91c1c"

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ExpressionError, parse
+from engine.language import FUNCTIONS
 from engine.learn import chain_check
 from engine.learn.accumulation import CASES, ENGINES, accumulate
 from engine.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
@@ -71,9 +72,9 @@ class MultiplyExercise(Exercise):
         buttons.addStretch(1)
         box = QVBoxLayout(self)
         box.addWidget(_intro("Type the two local derivatives of a product as expressions in "
-                             "a and b (the program language: + - * / ** and tanh, exp, log, "
-                             "relu, sigmoid). The app checks them, then runs the neuron with "
-                             "them in place of its own rule.", self))
+                             "a and b (the program language: + - * / ** and "
+                             f"{', '.join(FUNCTIONS)}). The app checks them, then runs the "
+                             "neuron with them in place of its own rule.", self))
         box.addLayout(form)
         box.addLayout(buttons)
         box.addWidget(self.feedback)

@@ -34,6 +34,14 @@ class Value:
         return out
 
     def __pow__(self, k):
+        if isinstance(k, Value):  # an exponent that is a Value: x**y, for x > 0
+            out = Value(self.data ** k.data, (self, k), "pow")
+
+            def _backward():
+                self.grad += k.data * self.data ** (k.data - 1) * out.grad  # pow-base
+                k.grad += out.data * math.log(self.data) * out.grad  # pow-exponent
+            out._backward = _backward
+            return out
         out = Value(self.data ** k, (self,), f"**{k}")
 
         def _backward():
@@ -83,6 +91,43 @@ class Value:
             self.grad += s * (1 - s) * out.grad  # sigmoid
         out._backward = _backward
         return out
+
+    def sin(self):
+        out = Value(math.sin(self.data), (self,), "sin")
+
+        def _backward():
+            self.grad += math.cos(self.data) * out.grad  # sin
+        out._backward = _backward
+        return out
+
+    def cos(self):
+        out = Value(math.cos(self.data), (self,), "cos")
+
+        def _backward():
+            self.grad += -math.sin(self.data) * out.grad  # cos
+        out._backward = _backward
+        return out
+
+    def sqrt(self):
+        r = math.sqrt(self.data)
+        out = Value(r, (self,), "sqrt")
+
+        def _backward():
+            self.grad += 0.5 / r * out.grad  # sqrt
+        out._backward = _backward
+        return out
+
+    def abs(self):
+        out = Value(abs(self.data), (self,), "abs")
+        sign = 1.0 if self.data > 0 else -1.0 if self.data < 0 else 0.0
+
+        def _backward():
+            self.grad += sign * out.grad  # abs
+        out._backward = _backward
+        return out
+
+    def __rpow__(self, base):
+        return Value(base) ** self
 
     def __neg__(self):
         return self * -1
