@@ -111,6 +111,7 @@ def test_every_guide_is_reachable_from_the_readme():
 def help_text(argv: list[str], monkeypatch, capsys) -> str:
     """What `main.py ARGV --help` prints, on one line (wide, so nothing is hyphenated)."""
     monkeypatch.setenv("COLUMNS", "1000")
+    monkeypatch.setattr("sys.argv", ["main.py"])  # help names the command as it was run
     with pytest.raises(SystemExit) as exit_:
         main.main([*argv, "--help"])
     assert exit_.value.code == 0
