@@ -10,7 +10,6 @@ backward step sent, as `local × upstream = result`.
 
 from __future__ import annotations
 
-import gc
 import math
 import sys
 from functools import partial
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
 )
 
+from engine._gc import collector_paused
 from engine.explain import value_text
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
@@ -108,14 +108,9 @@ class GraphScene(QGraphicsScene):
         """Replace the scene's items with `stepper`'s graph as `spec` and `drawing` say."""
         # thousands of item wrappers are made here and all live on: a collection would
         # only rescan them (and everything else alive)
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             for _ in self.build_steps(stepper, spec, drawing, roles):
                 pass
-        finally:
-            if collecting:
-                gc.enable()
 
     def build_steps(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
                     roles: dict[Value, str]):
