@@ -27,7 +27,7 @@ from gui.graph.editor import PRESETS, EditorPanel
 from gui.graph.inspector import Inspector
 from gui.graph.session import Session
 from gui.graph.tab import GraphTab
-from gui.jobs import process_job, threads
+from gui.jobs import process_job, worker
 from gui.jobs.disposal import Disposal
 from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.remember = remember
         self.settings = QSettings("AutogradDebugger", "AutogradDebugger")
         self.file_path: Path | None = None
+        self.program_name: str | None = None  # the title's name when no file has one
         self.session = Session(self)
         self.setWindowTitle(APP_NAME)
         self.resize(*default_size())
@@ -314,8 +315,8 @@ class MainWindow(QMainWindow):
         shown = "your last program" if text is not None else "the lesson's neuron"
         if text is None:
             text = DEFAULT_PROGRAM.read_text(encoding="utf-8")
-        self.editor.set_text(text)
-        if not self.build(text) and self.session.program is None:
+        if not self.load_program(text, self.file_path, undoable=False) \
+                and self.session.program is None:
             # keep the user's text and its error on screen, but show a working graph
             self.session.load(parse(DEFAULT_PROGRAM.read_text(encoding="utf-8")))
         if failed is not None:
@@ -323,6 +324,26 @@ class MainWindow(QMainWindow):
             # "Built …" replaces at once
             self.editor.show_notice(f"{failed} The editor shows {shown} instead.")
             self.show_status(failed)
+
+    def load_program(self, text: str, path: Path | str | None = None,
+                     name: str | None = None, undoable: bool = True) -> bool:
+        """Load a program into the window: `text` into the editor, named after the file
+        at `path` or `name` (neither: untitled), built, and the window's title set. With
+        `undoable` the text is one edit, which Ctrl+Z in the editor takes back; without,
+        the editor starts afresh. Returns what `build` returns: False for a program with
+        an error (shown beside the text; the graph keeps the last good program)."""
+        self.show_program(text, path, name, undoable)
+        return self.build(text)
+
+    def show_program(self, text: str, path: Path | str | None = None,
+                     name: str | None = None, undoable: bool = True) -> None:
+        """`load_program` without the build: the editor, the name and the title."""
+        if undoable:
+            self.editor.replace_text(text)
+        else:
+            self.editor.set_text(text)
+        self.file_path = Path(path) if path is not None else None
+        self.program_name = name
         self._set_title()
 
     @Slot(str)
@@ -420,9 +441,7 @@ class MainWindow(QMainWindow):
         if self._opening is not None:
             path, text = self._opening
             self._opening = None
-            self.editor.replace_text(text)
-            self.file_path = path
-            self._set_title()
+            self.show_program(text, path)
         self.editor.clear_error()
         self.session.load_prepared(program, stepper)
         self.graph_tab.focus_graph()
@@ -436,10 +455,8 @@ class MainWindow(QMainWindow):
         elif opening is not None:
             path, text = opening
             if self._open_anyway(path, error):
-                self.editor.replace_text(text)
-                self.file_path = path
+                self.show_program(text, path)
                 self._show_error(error)
-                self._set_title()
         else:
             self._show_error(error)
         if self.session.program is None:  # at start-up: show a working graph
@@ -466,10 +483,7 @@ class MainWindow(QMainWindow):
     def open_preset(self, path: str) -> None:
         """Load a preset (or a Pitfalls example) as one edit: Ctrl+Z brings back the text
         it replaced."""
-        self.editor.replace_text(Path(path).read_text(encoding="utf-8"))
-        self.file_path = None
-        self.build(self.editor.text())
-        self._set_title()
+        self.load_program(Path(path).read_text(encoding="utf-8"))
 
     def open_file(self, path: str) -> bool:
         """Open a program file. A file that cannot be read, is not a program's text, is
@@ -497,13 +511,11 @@ class MainWindow(QMainWindow):
             program, error = None, e
             if not self._open_anyway(path, e):
                 return False
-        self.editor.replace_text(text)  # one edit: Ctrl+Z brings back what was there
-        self.file_path = Path(path)
+        self.show_program(text, path)  # one edit: Ctrl+Z brings back what was there
         if program is None:
             self._show_error(error)
         else:
             self._load(program, stepper)
-        self._set_title()
         return True
 
     @Slot()
@@ -533,7 +545,7 @@ class MainWindow(QMainWindow):
                                 f"{shorten(str(path))} cannot be written:\n{_reason(e)}")
             return False
         self.editor.set_saved()
-        self.file_path = Path(path)
+        self.file_path, self.program_name = Path(path), None
         self._set_title()
         self.show_status(f"Saved {path}")
         return True
@@ -544,7 +556,8 @@ class MainWindow(QMainWindow):
     def _set_title(self) -> None:
         """'name[*] — Autograd Debugger': Qt shows the [*] as '*' while the text has
         unsaved changes."""
-        name = shorten(self.file_path.name, 60) if self.file_path else "untitled"
+        name = (shorten(self.file_path.name, 60) if self.file_path
+                else self.program_name or "untitled")
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
         self.setWindowModified(self.editor.modified)
 
@@ -661,8 +674,9 @@ class MainWindow(QMainWindow):
         self.reporter.stop()
         engine_dialog.stop_checks(self)
         self.checker.stop()
-        threads.stop_all()
+        worker.stop_all()  # any other child job: none outlives the window
         process_job.stop_all()
+        self.disposal.finish()
         if self.remember:
             remembered_settings.write(self.settings, self.saveGeometry(), self.saveState(),
                                       self.editor.text(), self.graph_tab.speed.value(),
