@@ -24,10 +24,11 @@ def run_generator(conn, function: Callable, kwargs: dict | None,
     child pickled by its name, and the child imports it), sending lists of records
     through `conn`, at most `batch_s` apart (0: each record on its own); stop when the
     parent sends anything; always end with None."""
+    batch = []
     try:
         kwargs = received_kwargs(conn, kwargs)
         generator = function(**kwargs)
-        batch, last = [], time.monotonic()
+        last = time.monotonic()
         for record in generator:
             batch.append(record)
             now = time.monotonic()
@@ -38,6 +39,11 @@ def run_generator(conn, function: Callable, kwargs: dict | None,
                     break  # the parent asked us to stop
         conn.send(batch)
     except BaseException as e:  # noqa: BLE001 - reported to the window in words
+        try:
+            if batch:
+                conn.send(batch)  # what came before the error
+        except Exception:  # noqa: BLE001 - the batch itself was the trouble: the error says
+            pass
         conn.send(RuntimeError(f"{type(e).__name__}: {e}"))
     finally:
         conn.send(None)
