@@ -9,10 +9,16 @@ There is one pause for the whole process, however many holders nest in it (a par
 inside a program's build inside a window's sliced task): the first `hold()` notes
 whether the collector was on, turns it off and freezes what exists (`gc.freeze`: out of
 the collector's sight, so nothing alive before is rescanned); the last `release()`
-unfreezes it (`gc.unfreeze`, one for the one freeze) and turns the collector back on if
-it was on. Nothing stays frozen after the last holder lets go, so cyclic garbage made
-meanwhile is collected afterwards, as any other. Qt-free: the window's sliced tasks
-(gui.jobs.sliced) hold the same pause.
+unfreezes it (`gc.unfreeze`) and turns the collector back on if it was on, so cyclic
+garbage made meanwhile is collected afterwards, as any other.
+
+One exception, asked for with `release(settle=True)` (the window's sliced tasks): when
+the pause leaves more than SETTLE_OBJECTS objects alive (a 20,000-node graph and its
+drawing), rescanning them would hold the window for a tenth of a second and more (a
+second at 200,000 nodes), so they stay frozen, the new ones with them. The first
+settling release that finds the frozen objects few again (the big graph let go of)
+unfreezes them all, and their garbage is collected then. Qt-free: the window's sliced
+tasks (gui.jobs.sliced) hold this same pause.
 """
 
 from __future__ import annotations
@@ -21,8 +27,11 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+SETTLE_OBJECTS = 50_000  # more alive than this stays frozen after a settling release
+
 _depth = 0             # holders now
 _was_enabled = False   # whether the collector was on before the first of them
+_settled = False       # objects are kept frozen after the last release (see above)
 
 
 def hold() -> None:
@@ -35,23 +44,47 @@ def hold() -> None:
     _depth += 1
 
 
-def release() -> None:
-    """Let go of one `hold`; the last one unfreezes and turns the collector back on, if
-    it was on before the first. Raises RuntimeError if nothing holds the pause."""
-    global _depth
+def release(settle: bool = False) -> None:
+    """Let go of one `hold`; the last one unfreezes (unless it settles, see the module's
+    docstring) and turns the collector back on, if it was on before the first. Raises
+    RuntimeError if nothing holds the pause."""
+    global _depth, _settled
     if _depth == 0:
         raise RuntimeError("the collector's pause is not held")
     _depth -= 1
-    if _depth == 0:
+    if _depth > 0:
+        return
+    if settle and (_settled or gc.get_count()[0] > SETTLE_OBJECTS):
+        # few made now and few frozen before: the big graph is gone (counting the frozen
+        # walks them: only done when few were made, so it is quick or rare)
+        _settled = (gc.get_count()[0] > SETTLE_OBJECTS
+                    or gc.get_freeze_count() > SETTLE_OBJECTS)
+        if _settled:
+            gc.freeze()  # the new ones join them, out of sight
+    if not _settled:
         gc.unfreeze()
-        if _was_enabled:
-            gc.enable()
+    if _was_enabled:
+        gc.enable()
+
+
+def unsettle() -> None:
+    """Unfreeze what a settling release kept frozen, now (the window closes: its big
+    graph and its other garbage are to be collected); nothing if the pause is held."""
+    global _settled
+    if _settled and _depth == 0:
+        _settled = False
+        gc.unfreeze()
 
 
 def holders() -> int:
     """How many holds are not yet released."""
     return _depth
 
+
+def settled() -> bool:
+    """Whether objects are kept frozen after the last release (see the module's
+    docstring)."""
+    return _settled
 
 @contextmanager
 def collector_paused() -> Iterator[None]:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from engine import ExpressionError, parse
+from engine import ExpressionError, _gc, parse
 from engine.errors import shorten
 from engine.files import read_program, write_atomic
 from engine.stepping import Stepper, gradient_error
@@ -677,6 +677,7 @@ class MainWindow(QMainWindow):
         worker.stop_all()  # any other child job: none outlives the window
         process_job.stop_all()
         self.disposal.finish()
+        _gc.unsettle()  # a big graph kept out of the collector's sight goes with the window
         if self.remember:
             remembered_settings.write(self.settings, self.saveGeometry(), self.saveState(),
                                       self.editor.text(), self.graph_tab.speed.value(),

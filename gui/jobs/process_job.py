@@ -123,7 +123,6 @@ class ProcessJob:
             self.process.join(0.5)
         self._end()
         if self._feeder is not None:
-            self._outbox.put(None)
             self._feeder.join(0.2)  # a write to the dead child fails at once
             if self._feeder.is_alive():
                 return  # never close a pipe a thread still writes to: it ends on its own
@@ -132,6 +131,8 @@ class ProcessJob:
     def _end(self) -> None:
         if not self.finished:
             self.finished = True
+            if self._outbox is not None:
+                self._outbox.put(None)  # the feeder ends after what it still has to write
             self.process.join(0.2)  # it is exiting: reap it
             if self in _jobs:
                 _jobs.remove(self)

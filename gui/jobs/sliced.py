@@ -8,7 +8,9 @@ until `wake()`. What the generator returns comes with `finished`.
 
 While any task runs, the garbage collector is paused (engine._gc: one pause, held once
 per running task, frozen and unfrozen in pairs): what a task makes mostly lives on (a
-graph, its drawing), and the collector would only rescan it again and again.
+graph, its drawing), and the collector would only rescan it again and again. A task's
+release settles: a graph too big to rescan without holding the window stays frozen
+until it is let go of (see engine._gc).
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ class SlicedTask(QObject):
                 self._steps.close()
                 self.cancelled.emit()
             finally:
-                _gc.release()
+                _gc.release(settle=True)
 
     def run_to_end(self) -> None:
         """Take every step now, no slices (for pictures, exports and the command line,
@@ -119,14 +121,14 @@ class SlicedTask(QObject):
             try:
                 self.finished.emit(done.value)
             finally:
-                _gc.release()
+                _gc.release(settle=True)
             return
         except BaseException as e:  # noqa: BLE001 - reported, and a bug is raised again
             self._stop()
             try:
                 self.errored.emit(e)
             finally:
-                _gc.release()
+                _gc.release(settle=True)
             if not isinstance(e, self._expected):
                 raise
             return

@@ -38,6 +38,7 @@ def no_child_left(qapp):
     """No test may leave a worker or a child process running."""
     yield
     import multiprocessing
+    import threading
     import time
 
     from gui.jobs import process_job, worker
@@ -49,6 +50,10 @@ def no_child_left(qapp):
     while multiprocessing.active_children() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not multiprocessing.active_children(), "child processes left running"
+    feeders = [t for t in threading.enumerate() if t.name == "process-job-feeder"]
+    for feeder in feeders:  # each ends once its job has ended
+        feeder.join(max(0.0, deadline - time.monotonic()))
+    assert not any(t.is_alive() for t in feeders), "a job's feeder thread is left"
 
 
 @pytest.fixture
