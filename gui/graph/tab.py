@@ -2,72 +2,32 @@
 
 from __future__ import annotations
 
-import math
-
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence, QPainter
-from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QSlider,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.engine_check.replay import RECORDED
-from engine.numbers import count, number
-from engine.pitfalls import NO_SORT, OVERWRITE
+from engine.numbers import count
 from engine.stepping import gradients_with
 from engine.value import Value
 from gui.graph.background_drawing import DRAWING, BackgroundDrawing, Tidy
+from gui.graph.controls import (
+    STEP_ACTIONS,
+    engine_box,
+    legend_label,
+    phase_label,
+    problem_label,
+    speed_slider,
+    step_actions,
+    wrong_gradients_sentence,
+)
 from gui.graph.layout import layered_layout
 from gui.graph.scene import MAX_DRAWN, GraphScene
 from gui.graph.session import Session
 from gui.graph.spec import LARGE, GraphSpec, graph_spec
 from gui.graph.view import GraphView
 
-SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
-
-
-def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float],
-                             by: str = "with this bug") -> str:
-    """'At the end: x has gradient 3 with this bug; the correct gradient is 9.' for
-    the inputs whose gradient differs (beyond rounding); '' when none does."""
-    differ = [(name, wrong[name], right[name]) for name in right
-              if not math.isclose(wrong[name], right[name], rel_tol=1e-9, abs_tol=1e-12)]
-    if not differ:
-        return ""
-    if len(differ) == 1:
-        name, bad, good = differ[0]
-        return (f"At the end: {name} has gradient {number(bad)} {by}; "
-                f"the correct gradient is {number(good)}.")
-    parts = [f"{name} has {number(bad)} (correct: {number(good)})"
-             for name, bad, good in differ[:SHOWN_WRONG]]
-    more = len(differ) - SHOWN_WRONG
-    if more > 0:
-        parts.append(f"{count(more, 'more input')} too")
-    return f"At the end, these gradients are wrong {by}: {'; '.join(parts)}."
-
-
-class _ElidedLabel(QLabel):
-    """A one-line label that ends in … when it has less room than its text needs; its
-    `text()` is the whole text."""
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(self.minimumWidth(), super().minimumSizeHint().height())
-
-    def sizeHint(self) -> QSize:
-        return QSize(self.minimumWidth(), super().sizeHint().height())
-
-    def paintEvent(self, _event) -> None:
-        painter = QPainter(self)
-        painter.setFont(self.font())
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
-                                             self.width())
-        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft
-                                          | Qt.AlignmentFlag.AlignVCenter), text)
+__all__ = ["GraphTab", "wrong_gradients_sentence"]
 
 
 class GraphTab(QWidget):
@@ -97,99 +57,39 @@ class GraphTab(QWidget):
         self.timer = QTimer(self)  # Play: a step at the chosen speed
         self.timer.timeout.connect(self._on_tick)
 
-        self.actions = {}
-        specs = [
-            ("reset", "Reset", "Home", "Back to the start: no values, no gradients"),
-            ("back", "Step back", "Left", "Undo exactly one step"),
-            ("step", "Step", "Right", "Take one step of the forward, then the backward pass"),
-            ("play", "Play", "Space", "Step automatically at the chosen speed; again to pause"),
-            ("end", "Run to end", "End", "Take every remaining step"),
-        ]
         bar = QHBoxLayout()
-        for key, text, shortcut, tip in specs:
-            action = QAction(text, self)
-            action.setShortcut(QKeySequence(shortcut))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            action.setToolTip(f"{tip} ({shortcut})")
-            action.setStatusTip(tip)
-            button = QToolButton(self)
-            button.setDefaultAction(action)
-            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            button.setObjectName(f"{key}_button")
-            bar.addWidget(button)
-            self.actions[key] = action
-        self.actions["play"].setCheckable(True)
+        self.actions = step_actions(self, bar)
         self.actions["reset"].triggered.connect(self._on_reset)
         self.actions["back"].triggered.connect(self._on_back)
         self.actions["step"].triggered.connect(self._on_step)
         self.actions["play"].toggled.connect(self._on_play)
         self.actions["end"].triggered.connect(self._on_end)
-
         bar.addSpacing(12)
         bar.addWidget(QLabel("Speed:", self))
-        self.speed = QSlider(Qt.Orientation.Horizontal, self)
-        self.speed.setRange(1, 30)
-        self.speed.setValue(4)
-        self.speed.setFixedWidth(90)
-        self.speed.setToolTip("Steps per second while playing")
+        self.speed, self.speed_label = speed_slider(self)
         self.speed.valueChanged.connect(self._on_speed)
         bar.addWidget(self.speed)
-        self.speed_label = QLabel(self)
-        self.speed_label.setMinimumWidth(self.speed_label.fontMetrics().horizontalAdvance("30/s "))
         bar.addWidget(self.speed_label)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Engine:", self))
-        self.bug = QComboBox(self)
-        self.bug.setObjectName("bug")
-        # grows for "your engine: NAME" when a checked engine is stepped
-        self.bug.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        for text, key in (("correct", None), ("bug: = instead of +=", OVERWRITE),
-                          ("bug: no topological sort", NO_SORT)):
-            self.bug.addItem(text, key)
-        self.bug.setToolTip("Step the same program with a classic autograd bug switched on; "
-                            "the step where a gradient goes wrong is marked in red")
+        self.bug = engine_box(self)
         self.bug.currentIndexChanged.connect(self._on_bug)
         bar.addWidget(self.bug)
         bar.addSpacing(12)
-        self.phase = _ElidedLabel(self)
-        self.phase.setObjectName("phase")
-        self.phase.setToolTip("Which pass is running, and how many of its steps are taken")
-        font = self.phase.font()
-        font.setBold(True)
-        self.phase.setFont(font)
-        # ends in … in a narrow window, instead of widening the window (or wrapping, which
-        # would make the graph below jump as the text changes)
-        metrics = self.phase.fontMetrics()
-        self.phase.setMinimumWidth(metrics.horizontalAdvance("backward 8,888/8,888"))
+        self.phase = phase_label(self)
         bar.addWidget(self.phase, 1)
         bar.addStretch(1)
-        self.legend = QLabel(
-            "<span style='color:#ea580c'>■</span> current step &nbsp; "
-            "<span style='color:#16a34a'>■</span> received a gradient &nbsp; "
-            "<span style='color:#2563eb'>- -</span> gradient sent to a parent: "
-            "local derivative × upstream gradient = contribution. "
-            "Drag to pan, wheel to zoom, click a box to inspect it.", self)
-        self.legend.setWordWrap(True)
-
+        self.legend = legend_label(self)
+        self.problem = problem_label(self)
+        self._wrong_at_end: tuple[object, str] | None = None  # (stepper, message), cached
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
-        self.problem = QLabel(self)
-        self.problem.setObjectName("problem")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b91c1c; font-weight: bold;")
-        self.problem.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        # under a bug engine the message comes and goes while stepping: its room is kept,
-        # so that the graph above it never jumps
-        self.problem.setFixedHeight(3 * self.problem.fontMetrics().lineSpacing() + 4)
-        self.problem.hide()
-        self._wrong_at_end: tuple[object, str] | None = None  # (stepper, message), cached
         layout.addWidget(self.problem)
         layout.addWidget(self.legend)
-
         self._step_keys = {QKeySequence(shortcut)[0].key(): self.actions[key]
-                           for key, _, shortcut, _ in specs}
+                           for key, _, shortcut, _ in STEP_ACTIONS}
         self.view.installEventFilter(self)
 
         self._on_speed(self.speed.value())
