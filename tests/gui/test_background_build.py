@@ -6,7 +6,7 @@ import time
 import pytest
 from PySide6.QtCore import Qt
 
-import gui.main_window
+import gui.window_files
 from benchmarks.build_gaps import chain_program
 from engine import ExpressionError, parse
 from gui.jobs import process_job, worker
@@ -93,9 +93,9 @@ def test_opening_a_big_file_reads_it_once_and_parses_it_in_the_child(window, tmp
     path = tmp_path / "big.expr"
     path.write_text(BIG, encoding="utf-8")
     parses, reads = [], []
-    parse, read = gui.main_window.parse, gui.main_window.read_program
-    monkeypatch.setattr(gui.main_window, "parse", lambda t: (parses.append(1), parse(t))[1])
-    monkeypatch.setattr(gui.main_window, "read_program",
+    parse, read = gui.window_files.parse, gui.window_files.read_program
+    monkeypatch.setattr(gui.window_files, "parse", lambda t: (parses.append(1), parse(t))[1])
+    monkeypatch.setattr(gui.window_files, "read_program",
                         lambda p: (reads.append(1), read(p))[1])
     before_text = window.editor.text()
     assert window.open_file(str(path))
