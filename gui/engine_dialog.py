@@ -4,6 +4,7 @@ The file runs only in child processes (engine.engine_check.runner); this dialog 
 their results through a ProcessWorker, so the window keeps drawing while a check hangs. A failing
 check's graph opens in the Graph tab, stepped as the user's engine did it.
 """
+# size: __init__ lays out the dialog's widgets top to bottom, in the order they show
 
 from __future__ import annotations
 

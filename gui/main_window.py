@@ -1,4 +1,5 @@
 """The main window: tabs, the editor and inspector docks, menus, status bar, settings."""
+# size: the window's wiring and its program's build; files, menus, tabs are mixins
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
 from gui.tabs.lazy import LazyTabs
 from gui.window_files import APP_NAME, ProgramFiles, _reason
 from gui.window_menus import SHORTCUTS, WindowMenus
+from gui.window_tabs import WindowTabs
 
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
 
@@ -48,7 +50,7 @@ def default_size() -> tuple[int, int]:
             min(1000, max(860, int(room.height() * 0.9))))
 
 
-class MainWindow(ProgramFiles, WindowMenus, QMainWindow):
+class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
     """The app's window. With `remember=False` it neither reads nor writes settings."""
 
     def __init__(self, path: str | None = None, remember: bool = True):
@@ -74,6 +76,22 @@ class MainWindow(ProgramFiles, WindowMenus, QMainWindow):
         self.lazy_tabs.add("Learn", self._make_learn_tab)
         self.setCentralWidget(self.tabs)
 
+        self._make_docks_and_status_bar()
+        # a big program is parsed in a child process and built in slices
+        self.program_build = ProgramBuild(lambda: self.session.builtin_pitfall, self)
+        self._opening: tuple[Path, str] | None = None  # a file whose build is running
+        self.session.restep = self._restep
+        self.disposal = Disposal(self)  # old programs let go of a slice at a time
+        self.session.dispose = self.disposal.drop
+
+        self.reporter = ReportWriter(self)
+        self.reporter.progress.connect(self._on_report_progress)
+        self.reporter.finished.connect(self._on_report_finished)
+        self._build_menus()
+        self._connect()
+        self._restore(path)
+
+    def _make_docks_and_status_bar(self) -> None:
         self.editor = EditorPanel(self)
         self.editor.setMinimumWidth(300)
         # the title's [*] shows an asterisk while the text has unsaved changes
@@ -81,7 +99,6 @@ class MainWindow(ProgramFiles, WindowMenus, QMainWindow):
         self.editor_dock = self._dock("Program", "editor_dock", self.editor,
                                       Qt.DockWidgetArea.LeftDockWidgetArea)
         self.inspector = Inspector(self)
-
         self.inspector_dock = self._dock("Inspector", "inspector_dock", self.inspector,
                                          Qt.DockWidgetArea.LeftDockWidgetArea)
         self.splitDockWidget(self.editor_dock, self.inspector_dock, Qt.Orientation.Vertical)
@@ -95,14 +112,8 @@ class MainWindow(ProgramFiles, WindowMenus, QMainWindow):
         self.cancel_build = self._cancel_button(
             "cancel_build", "Stop building the program: the graph keeps the last program "
             "that built")
-        # a big program is parsed in a child process and built in slices
-        self.program_build = ProgramBuild(lambda: self.session.builtin_pitfall, self)
-        self._opening: tuple[Path, str] | None = None  # a file whose build is running
-        self.session.restep = self._restep
-        self.disposal = Disposal(self)  # old programs let go of a slice at a time
-        self.session.dispose = self.disposal.drop
 
-        self._build_menus()
+    def _connect(self) -> None:
         self.editor.build_requested.connect(self.build)
         self.editor.preset_chosen.connect(self.open_preset)
         self.graph_tab.status.connect(self.show_status)
@@ -120,67 +131,6 @@ class MainWindow(ProgramFiles, WindowMenus, QMainWindow):
         self.checker.status.connect(self.show_status)
         self.checker.busy.connect(self.progress.setVisible)
         self.checker.changed.connect(self._update_inspector)
-
-        self.reporter = ReportWriter(self)
-        self.reporter.progress.connect(self._on_report_progress)
-        self.reporter.finished.connect(self._on_report_finished)
-
-        self._restore(path)
-
-    # -- tabs, each made when it is first shown or asked for ---------------------------------
-
-    def _make_rules_tab(self):
-        from gui.tabs.rules import RulesTab
-
-        return RulesTab(self.session, self.checker, self)
-
-    def _make_modes_tab(self):
-        from gui.tabs.modes import ModesTab
-
-        tab = ModesTab(self)
-        tab.status.connect(self.show_status)
-        return tab
-
-    def _make_xor_tab(self):
-        from gui.tabs.xor import XorTab
-
-        tab = XorTab(self)
-        tab.status.connect(self.show_status)
-        return tab
-
-    def _make_pitfalls_tab(self):
-        from gui.tabs.pitfalls import PitfallsTab
-
-        tab = PitfallsTab(self.session, self)
-        tab.preset_requested.connect(self.open_preset)
-        return tab
-
-    def _make_learn_tab(self):
-        from gui.tabs.learn.director import Director
-        from gui.tabs.learn.tab import LearnTab
-
-        return LearnTab(Director(self), self.settings if self.remember else None,
-                        self.gradient_stepper, self.code_copier, self.checker, self)
-
-    @property
-    def learn_tab(self):
-        return self.lazy_tabs.tab("Learn")
-
-    @property
-    def rules_tab(self):
-        return self.lazy_tabs.tab("Rules")
-
-    @property
-    def modes_tab(self):
-        return self.lazy_tabs.tab("Modes")
-
-    @property
-    def xor_tab(self):
-        return self.lazy_tabs.tab("XOR")
-
-    @property
-    def pitfalls_tab(self):
-        return self.lazy_tabs.tab("Pitfalls")
 
     def _cancel_button(self, name: str, tip: str) -> QToolButton:
         """A Cancel button in the status bar, shown while its background work runs."""

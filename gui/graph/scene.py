@@ -7,6 +7,7 @@ items a step touched. The scene shows what the engine holds: values the forward 
 revealed, gradients as the stepper wrote them, and on each edge the contribution its
 backward step sent, as `local × upstream = result`.
 """
+# size: one scene mirrors one stepper; build, refresh and lookups share its indexes
 
 from __future__ import annotations
 

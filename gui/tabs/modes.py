@@ -1,4 +1,5 @@
 """The Modes tab: forward mode against reverse mode, timed in a child process."""
+# size: __init__ lays out the tab's widgets top to bottom, in the order they show
 
 from __future__ import annotations
 
