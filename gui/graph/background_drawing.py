@@ -110,10 +110,11 @@ class BackgroundDrawing(QObject):
             task.cancel()
         self._end()
 
-    def run_to_end(self) -> None:
-        """Finish it now (for a picture or an export, never in the window's own use)."""
+    def run_to_end(self, timeout_s: float = 300.0) -> None:
+        """Finish it now (for a picture or an export, never in the window's own use),
+        waiting at most `timeout_s` for the layout's child."""
         if self._task is not None:
-            self._task.run_to_end()
+            self._task.run_to_end(timeout_s)
 
     def _steps(self, stepper, roles, folded: bool):
         try:

@@ -154,7 +154,7 @@ class GraphTab(QWidget):
     def wait_for_layout(self, timeout_s: float = 300.0) -> bool:
         """Finish a background layout and its drawing now (for a picture or an export,
         never in the window's own use); True if none is left."""
-        self.background.run_to_end()
+        self.background.run_to_end(timeout_s)
         return not self.laying_out
 
     def stop_layout(self) -> None:

@@ -89,7 +89,7 @@ class ProgramBuild(QObject):
         """Run the build to its end now (for tests and pictures, never in the window's
         own use); True if no build is left running."""
         if self._task is not None:
-            self._task.run_to_end()
+            self._task.run_to_end(timeout_s)
         return not self.running
 
     def _run(self, steps: Generator) -> None:

@@ -53,6 +53,7 @@ class SlicedTask(QObject):
         self.running = False
         self.waiting = False
         self._in_run = False  # a slice is being taken: a tick meanwhile is not another
+        self._wait_until = 0.0  # run_to_end waits for a WAIT's events until then
 
     def start(self) -> SlicedTask:
         """Hold the collector's pause and start the slices; returns the task."""
@@ -78,11 +79,13 @@ class SlicedTask(QObject):
             finally:
                 _gc.release(settle=True)
 
-    def run_to_end(self) -> None:
+    def run_to_end(self, timeout_s: float = 300.0) -> bool:
         """Take every step now, no slices (for pictures, exports and the command line,
         never in the window's own use); at a WAIT, the events that wake it are handled
-        here."""
+        here, for at most `timeout_s` in all. True if the task has ended."""
+        self._wait_until = time.monotonic() + timeout_s
         self._run(None)
+        return not self.running
 
     @Slot()
     def _on_slice(self) -> None:
@@ -104,8 +107,11 @@ class SlicedTask(QObject):
             while True:
                 value = next(self._steps)
                 if value is WAIT:
-                    if budget_s is None:  # run_to_end: let what it waits for come
+                    if budget_s is None and time.monotonic() < self._wait_until:
+                        # run_to_end: let what it waits for come
                         QCoreApplication.processEvents()
+                        if not self.running:
+                            return  # an event cancelled it
                         time.sleep(0.001)
                         continue
                     self.waiting = True

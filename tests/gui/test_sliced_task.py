@@ -241,3 +241,30 @@ def test_holds_and_releases_pair_up_however_a_task_ends(qtbot, ending):
         gc.freeze, gc.unfreeze = freeze, unfreeze
     assert freezes == unfreezes == [1]
     assert _collector_at_rest()
+
+
+def test_a_task_cancelled_by_an_event_run_to_end_handles_ends_there(qtbot):
+    def waits_forever():
+        while True:
+            yield WAIT
+
+    task = SlicedTask(waits_forever())
+    seen = _events(task)
+    task.start()
+    QTimer.singleShot(10, task.cancel)
+    assert task.run_to_end()
+    assert seen == ["cancelled"]
+    assert _collector_at_rest()
+
+
+def test_run_to_end_gives_up_after_its_timeout(qtbot):
+    def waits_forever():
+        while True:
+            yield WAIT
+
+    task = SlicedTask(waits_forever())
+    task.start()
+    assert not task.run_to_end(timeout_s=0.05)
+    assert task.running and task.waiting
+    task.cancel()
+    assert _collector_at_rest()
