@@ -16,14 +16,16 @@ One exception, asked for with `release(settle=True)` (the window's sliced tasks)
 the pause leaves more than SETTLE_OBJECTS objects alive (a 20,000-node graph and its
 drawing), rescanning them would hold the window for a tenth of a second and more (a
 second at 200,000 nodes), so they stay frozen, the new ones with them. The first
-settling release that finds the frozen objects few again (the big graph let go of)
-unfreezes them all, and their garbage is collected then. Qt-free: the window's sliced
+settling release that finds the heap back near its size before them (the big graph
+let go of: `sys.getallocatedblocks`, which costs nothing to ask) unfreezes them all,
+and their garbage is collected then; `unsettle()` does it at once. Qt-free: the window's sliced
 tasks (gui.jobs.sliced) hold this same pause.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -32,12 +34,15 @@ SETTLE_OBJECTS = 50_000  # more alive than this stays frozen after a settling re
 _depth = 0             # holders now
 _was_enabled = False   # whether the collector was on before the first of them
 _settled = False       # objects are kept frozen after the last release (see above)
+_blocks_at_hold = 0    # the heap's size (allocated blocks) when the pause began
+_blocks_before = 0     # ... and when the pause that settled began
 
 
 def hold() -> None:
     """Pause the collector (nested holds count: each needs its `release`)."""
-    global _depth, _was_enabled
+    global _depth, _was_enabled, _blocks_at_hold
     if _depth == 0:
+        _blocks_at_hold = sys.getallocatedblocks()
         _was_enabled = gc.isenabled()
         gc.disable()
         gc.freeze()
@@ -48,17 +53,18 @@ def release(settle: bool = False) -> None:
     """Let go of one `hold`; the last one unfreezes (unless it settles, see the module's
     docstring) and turns the collector back on, if it was on before the first. Raises
     RuntimeError if nothing holds the pause."""
-    global _depth, _settled
+    global _depth, _settled, _blocks_before
     if _depth == 0:
         raise RuntimeError("the collector's pause is not held")
     _depth -= 1
     if _depth > 0:
         return
-    if settle and (_settled or gc.get_count()[0] > SETTLE_OBJECTS):
-        # few made now and few frozen before: the big graph is gone (counting the frozen
-        # walks them: only done when few were made, so it is quick or rare)
-        _settled = (gc.get_count()[0] > SETTLE_OBJECTS
-                    or gc.get_freeze_count() > SETTLE_OBJECTS)
+    if settle:
+        if gc.get_count()[0] > SETTLE_OBJECTS:  # many made (and kept) during this pause
+            if not _settled:
+                _settled, _blocks_before = True, _blocks_at_hold
+        elif _settled and sys.getallocatedblocks() <= _blocks_before + SETTLE_OBJECTS:
+            _settled = False  # the heap is back near its size before the big graph
         if _settled:
             gc.freeze()  # the new ones join them, out of sight
     if not _settled:

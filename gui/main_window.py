@@ -416,6 +416,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         worker.stop_all()  # any other child job: none outlives the window
         process_job.stop_all()
         self.disposal.finish()
+        self.graph_tab.tidy.finish()
         _gc.unsettle()  # a big graph kept out of the collector's sight goes with the window
         if self.remember:
             remembered_settings.write(self.settings, self.saveGeometry(), self.saveState(),

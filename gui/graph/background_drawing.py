@@ -51,6 +51,13 @@ class Tidy(QObject):
             self._task.finished.connect(self._on_finished)
             self._task.start()
 
+    def finish(self) -> None:
+        """Let go of every scene now (the window closes)."""
+        if self._task is not None:
+            task, self._task = self._task, None
+            task.cancel()
+        self._scenes.clear()
+
     def _emptied(self):
         while self._scenes:
             yield from self._scenes[0].dismantle_steps()

@@ -41,10 +41,12 @@ def no_child_left(qapp):
     import threading
     import time
 
+    from engine import _gc
     from gui.jobs import process_job, worker
 
     qapp.processEvents()
     assert not worker.running(), f"workers left running: {worker.running()}"
+    assert _gc.holders() == 0, "a sliced task is left running"
     assert not process_job.running(), f"worker processes left: {process_job.running()}"
     deadline = time.monotonic() + 5.0  # a child told to end may take a moment to exit
     while multiprocessing.active_children() and time.monotonic() < deadline:

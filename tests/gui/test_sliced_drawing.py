@@ -32,9 +32,10 @@ def _on_slice(monkeypatch, action, at: int = 3) -> list:
 
 def _collector_back(qtbot) -> None:
     """The old scenes are emptied (a sliced task, holding the collector's pause), then
-    the collector is on again, nothing frozen."""
+    the collector is on again; frozen only while a graph too big to rescan is kept
+    out of its sight (see engine._gc)."""
     qtbot.waitUntil(lambda: _gc.holders() == 0, timeout=10_000)
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled() and (gc.get_freeze_count() > 0) == _gc.settled()
 
 
 def _drawn(scene) -> int:

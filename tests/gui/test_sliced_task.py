@@ -268,3 +268,28 @@ def test_run_to_end_gives_up_after_its_timeout(qtbot):
     assert task.running and task.waiting
     task.cancel()
     assert _collector_at_rest()
+
+
+def test_a_task_that_leaves_much_alive_settles_it_frozen_until_it_is_gone(qtbot,
+                                                                          monkeypatch):
+    monkeypatch.setattr(_gc, "SETTLE_OBJECTS", 2_000)
+    kept = []
+
+    def makes(n):
+        kept.extend([k] for k in range(n))  # lists: tracked by the collector
+        yield
+
+    task = SlicedTask(makes(20_000))
+    with qtbot.waitSignal(task.finished, timeout=10_000):
+        task.start()
+    assert _gc.settled() and gc.isenabled() and gc.get_freeze_count() > 20_000
+    cycle = _Cycle()  # made while settled, not frozen: the collector sees it
+    ref = weakref.ref(cycle)
+    del cycle
+    gc.collect()
+    assert ref() is None
+    kept.clear()  # the big thing is let go of: the next task's release unfreezes
+    task = SlicedTask(makes(10))
+    with qtbot.waitSignal(task.finished, timeout=10_000):
+        task.start()
+    assert not _gc.settled() and gc.get_freeze_count() == 0 and gc.isenabled()
