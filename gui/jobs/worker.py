@@ -101,16 +101,6 @@ class ProcessWorker(QObject):
             self.job.cancel()
             self._end(None)
 
-    def wait(self, timeout_s: float = 300.0) -> bool:
-        """Read until the child has finished (for the command line, pictures and
-        exports, never in the window's own use); True if it has."""
-        deadline = time.monotonic() + timeout_s
-        while self.running and time.monotonic() < deadline:
-            self._read(None)
-            if self.running:
-                time.sleep(0.002)
-        return not self.running
-
     @Slot()
     def _on_tick(self) -> None:
         self._read(self._budget_s)
