@@ -22,14 +22,14 @@ def debug(root, block: bool = True, output_name: str = "out"):
 
     app = application()
     window = MainWindow(remember=False)
-    window.editor.set_text(text)
+    name = f"debug({output_name})"
     if replay is None:
-        window.build(text)
+        window.load_program(text, name=name, undoable=False)
     else:
+        window.show_program(text, name=name, undoable=False)
         window.session.load_recorded(replay, "recorded local derivatives")
         window.show_status("Stepping your graph with the local derivatives it recorded; "
                            "the correct engine is one click away (Engine).")
-    window.setWindowTitle(f"debug({output_name}) — {window.windowTitle().split(' — ')[-1]}")
     window.show()
     if block:
         app.exec()

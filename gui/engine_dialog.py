@@ -1,16 +1,17 @@
 """File → Check an engine…: a user's autograd engine checked rule by rule.
 
 The file runs only in child processes (engine.engine_check.runner); this dialog reads
-their results on a timer, so the window keeps drawing while a check hangs. A failing
+their results through a ProcessWorker, so the window keeps drawing while a check hangs. A failing
 check's graph opens in the Graph tab, stepped as the user's engine did it.
 """
+# size: __init__ lays out the dialog's widgets top to bottom, in the order they show
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -32,6 +33,8 @@ from PySide6.QtWidgets import (
 from engine.assets import asset_path
 from engine.engine_check import CHECKS, DEFAULT_TIMEOUT_S, CheckRun, finish_report
 from engine.explain import number
+from gui.jobs.engine_check_job import CheckRunSource
+from gui.jobs.worker import ProcessWorker
 
 EXAMPLES = asset_path("engines")
 POLL_MS = 50
@@ -191,9 +194,7 @@ class EngineCheckDialog(QDialog):
         layout.addWidget(self.details)
         layout.addLayout(bottom)
 
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self._on_poll)
+        self._worker: ProcessWorker | None = None
 
     # -- running ----------------------------------------------------------------------------
 
@@ -218,7 +219,11 @@ class EngineCheckDialog(QDialog):
         self.check_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self._say(f"Checking {Path(path).name}…")
-        self._timer.start()
+        worker = self._worker = ProcessWorker(source=CheckRunSource(self.run),
+                                              interval_ms=POLL_MS, parent=self)
+        worker.yielded.connect(self._on_record)
+        worker.finished.connect(self._on_finished)
+        worker.start()
 
     @property
     def running(self) -> bool:
@@ -227,30 +232,33 @@ class EngineCheckDialog(QDialog):
     @Slot()
     def cancel(self, quiet: bool = False) -> None:
         """Stop the checks now: the child process is ended."""
-        self._timer.stop()
-        if self.run is not None and not self.run.done:
+        if self._worker is not None:
+            worker, self._worker = self._worker, None
             done = len(self.run.results)
-            self.run.cancel()
+            worker.cancel()
             if not quiet:
                 self._say(f"Cancelled after {done} of {len(CHECKS)} checks.")
         self.check_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
+    @Slot(object)
+    def _on_record(self, record: tuple) -> None:
+        if record[0] == "result":
+            _, name, result = record
+            self._records[name] = result
+            self._show(name, result)
+            self.progress.setValue(len(self.run.results))
+        elif not self.run.done:  # ("running", name)
+            self.table.item(CHECKS.index(record[1]), 1).setText("running…")
+
     @Slot()
-    def _on_poll(self) -> None:
-        run = self.run
-        for name in run.poll(0.0):
-            self._records[name] = run.results[name]
-            self._show(name, run.results[name])
-        self.progress.setValue(len(run.results))
-        if run.current is not None and not run.done:
-            r = CHECKS.index(run.current)
-            self.table.item(r, 1).setText("running…")
-        if run.done:
-            self._timer.stop()
-            self.check_button.setEnabled(True)
-            self.cancel_button.setEnabled(False)
-            self._finish()
+    def _on_finished(self) -> None:
+        if self.sender() is not self._worker:
+            return  # cancelled
+        self._worker = None
+        self.check_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self._finish()
 
     def _finish(self) -> None:
         run = self.run

@@ -1,14 +1,14 @@
 """The main window: tabs, the editor and inspector docks, menus, status bar, settings."""
+# size: the window's wiring and its program's build; files, menus, tabs are mixins
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Slot
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -16,39 +16,27 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from engine import ExpressionError, parse
+from engine import ExpressionError, _gc, parse
 from engine.errors import shorten
-from engine.files import read_program, write_atomic
+from engine.files import read_program
 from engine.stepping import Stepper, gradient_error
 from gui import engine_dialog
 from gui import settings as remembered_settings
-from gui.graph import export
 from gui.graph.editor import PRESETS, EditorPanel
 from gui.graph.inspector import Inspector
 from gui.graph.session import Session
 from gui.graph.tab import GraphTab
-from gui.jobs import process_job, threads
+from gui.jobs import process_job, worker
 from gui.jobs.disposal import Disposal
 from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
 from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
 from gui.tabs.lazy import LazyTabs
-from gui.tabs.learn.code_actions import CodeCopier
-from gui.tabs.learn.gradient_step import GradientStepper
+from gui.window_files import APP_NAME, ProgramFiles, _reason
+from gui.window_menus import SHORTCUTS, WindowMenus
+from gui.window_tabs import WindowTabs
 
-APP_NAME = "Autograd Debugger"
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
-TABS = ("graph", "rules", "modes", "xor", "pitfalls", "learn")
-SHORTCUTS = [
-    ("Right", "Step"), ("Left", "Step back"), ("Space", "Play / pause"),
-    ("Home", "Reset"), ("End", "Run to end"), ("Ctrl+Enter", "Build the program"),
-    ("Ctrl+O / Ctrl+S", "Open / save a program"), ("Ctrl+R", "Write the report"),
-    ("Ctrl+0", "Fit the graph"), ("Ctrl+K", "Show constants as nodes, or folded"),
-    ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+6", "Switch tab"),
-    ("Ctrl+G", "Apply one gradient step"),
-    ("Alt+PgUp / Alt+PgDown", "Learn: previous / next section"),
-    ("F1", "This list"), ("Ctrl+Q", "Quit"),
-]
 
 
 def default_size() -> tuple[int, int]:
@@ -62,16 +50,7 @@ def default_size() -> tuple[int, int]:
             min(1000, max(860, int(room.height() * 0.9))))
 
 
-def _reason(e: Exception) -> str:
-    """Why a file could not be read or written, in words."""
-    if isinstance(e, ExpressionError):
-        return e.message
-    if isinstance(e, OSError) and e.strerror:
-        return e.strerror
-    return shorten(str(e))
-
-
-class MainWindow(QMainWindow):
+class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
     """The app's window. With `remember=False` it neither reads nor writes settings."""
 
     def __init__(self, path: str | None = None, remember: bool = True):
@@ -79,6 +58,7 @@ class MainWindow(QMainWindow):
         self.remember = remember
         self.settings = QSettings("AutogradDebugger", "AutogradDebugger")
         self.file_path: Path | None = None
+        self.program_name: str | None = None  # the title's name when no file has one
         self.session = Session(self)
         self.setWindowTitle(APP_NAME)
         self.resize(*default_size())
@@ -96,6 +76,22 @@ class MainWindow(QMainWindow):
         self.lazy_tabs.add("Learn", self._make_learn_tab)
         self.setCentralWidget(self.tabs)
 
+        self._make_docks_and_status_bar()
+        # a big program is parsed in a child process and built in slices
+        self.program_build = ProgramBuild(lambda: self.session.builtin_engine, self)
+        self._opening: tuple[Path, str] | None = None  # a file whose build is running
+        self.session.restep = self._restep
+        self.disposal = Disposal(self)  # old programs let go of a slice at a time
+        self.session.dispose = self.disposal.drop
+
+        self.reporter = ReportWriter(self)
+        self.reporter.progress.connect(self._on_report_progress)
+        self.reporter.finished.connect(self._on_report_finished)
+        self._build_menus()
+        self._connect()
+        self._restore(path)
+
+    def _make_docks_and_status_bar(self) -> None:
         self.editor = EditorPanel(self)
         self.editor.setMinimumWidth(300)
         # the title's [*] shows an asterisk while the text has unsaved changes
@@ -103,7 +99,6 @@ class MainWindow(QMainWindow):
         self.editor_dock = self._dock("Program", "editor_dock", self.editor,
                                       Qt.DockWidgetArea.LeftDockWidgetArea)
         self.inspector = Inspector(self)
-
         self.inspector_dock = self._dock("Inspector", "inspector_dock", self.inspector,
                                          Qt.DockWidgetArea.LeftDockWidgetArea)
         self.splitDockWidget(self.editor_dock, self.inspector_dock, Qt.Orientation.Vertical)
@@ -117,14 +112,8 @@ class MainWindow(QMainWindow):
         self.cancel_build = self._cancel_button(
             "cancel_build", "Stop building the program: the graph keeps the last program "
             "that built")
-        # a big program is parsed in a child process and built in slices
-        self.program_build = ProgramBuild(lambda: self.session.builtin_engine, self)
-        self._opening: tuple[Path, str] | None = None  # a file whose build is running
-        self.session.restep = self._restep
-        self.disposal = Disposal(self)  # old programs let go of a slice at a time
-        self.session.dispose = self.disposal.drop
 
-        self._build_menus()
+    def _connect(self) -> None:
         self.editor.build_requested.connect(self.build)
         self.editor.preset_chosen.connect(self.open_preset)
         self.graph_tab.status.connect(self.show_status)
@@ -143,67 +132,6 @@ class MainWindow(QMainWindow):
         self.checker.busy.connect(self.progress.setVisible)
         self.checker.changed.connect(self._update_inspector)
 
-        self.reporter = ReportWriter(self)
-        self.reporter.progress.connect(self._on_report_progress)
-        self.reporter.finished.connect(self._on_report_finished)
-
-        self._restore(path)
-
-    # -- tabs, each made when it is first shown or asked for ---------------------------------
-
-    def _make_rules_tab(self):
-        from gui.tabs.rules import RulesTab
-
-        return RulesTab(self.session, self.checker, self)
-
-    def _make_modes_tab(self):
-        from gui.tabs.modes import ModesTab
-
-        tab = ModesTab(self)
-        tab.status.connect(self.show_status)
-        return tab
-
-    def _make_xor_tab(self):
-        from gui.tabs.xor import XorTab
-
-        tab = XorTab(self)
-        tab.status.connect(self.show_status)
-        return tab
-
-    def _make_pitfalls_tab(self):
-        from gui.tabs.pitfalls import PitfallsTab
-
-        tab = PitfallsTab(self.session, self)
-        tab.preset_requested.connect(self.open_preset)
-        return tab
-
-    def _make_learn_tab(self):
-        from gui.tabs.learn.director import Director
-        from gui.tabs.learn.tab import LearnTab
-
-        return LearnTab(Director(self), self.settings if self.remember else None,
-                        self.gradient_stepper, self.code_copier, self.checker, self)
-
-    @property
-    def learn_tab(self):
-        return self.lazy_tabs.tab("Learn")
-
-    @property
-    def rules_tab(self):
-        return self.lazy_tabs.tab("Rules")
-
-    @property
-    def modes_tab(self):
-        return self.lazy_tabs.tab("Modes")
-
-    @property
-    def xor_tab(self):
-        return self.lazy_tabs.tab("XOR")
-
-    @property
-    def pitfalls_tab(self):
-        return self.lazy_tabs.tab("Pitfalls")
-
     def _cancel_button(self, name: str, tip: str) -> QToolButton:
         """A Cancel button in the status bar, shown while its background work runs."""
         button = QToolButton(self)
@@ -220,72 +148,6 @@ class MainWindow(QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
-
-    def _action(self, menu, text: str, slot, shortcut: str | None = None,
-                tip: str = "") -> QAction:
-        action = menu.addAction(text)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setStatusTip(tip)
-        action.triggered.connect(slot)
-        return action
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file = bar.addMenu("&File")
-        self._action(file, "&Open…", self.open_dialog, "Ctrl+O", "Open a .expr program")
-        self._action(file, "&Save", self.save, "Ctrl+S", "Save the program")
-        self._action(file, "Save &as…", self.save_as, "Ctrl+Shift+S", "Save under a new name")
-        file.addSeparator()
-        file.addMenu(self.editor.presets_menu)
-        file.addSeparator()
-        self._action(file, "Export graph as &PNG…", lambda: self.export_graph("png"),
-                     tip="Save the graph as it is drawn now")
-        self._action(file, "Export graph as S&VG…", lambda: self.export_graph("svg"),
-                     tip="Save the graph as a scalable drawing")
-        self._action(file, "Export graph as &JSON…", lambda: self.export_graph("json"),
-                     tip="Save every node's box and every edge's path and label, "
-                         "in scene coordinates")
-        self._action(file, "Check an &engine…", lambda: engine_dialog.open_dialog(self),
-                     tip="Check your own micrograd-style autograd engine rule by rule")
-        self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",
-                     "Recompute every table of the lesson into a folder (Markdown + PNG)")
-        self.code_copier = CodeCopier(self)
-        for action in self.code_copier.actions.values():
-            file.addAction(action)
-        file.addSeparator()
-        self._action(file, "&Quit", self.close, "Ctrl+Q")
-        step = bar.addMenu("&Step")
-        step.addAction(self.editor.build_action)
-        step.addSeparator()
-        for key in ("step", "back", "play", "reset", "end"):
-            step.addAction(self.graph_tab.actions[key])
-        step.addSeparator()
-        self.gradient_stepper = GradientStepper(self)
-        step.addAction(self.gradient_stepper.action)
-        view = bar.addMenu("&View")
-        self._action(view, "&Fit graph", lambda: self.graph_tab.view.fit(), "Ctrl+0",
-                     "Zoom to show the whole graph")
-        self._action(view, "Zoom &in", lambda: self.graph_tab.view.zoom_by(1.25), "Ctrl+=")
-        self._action(view, "Zoom &out", lambda: self.graph_tab.view.zoom_by(0.8), "Ctrl+-")
-        self.constants_action = QAction("Show &constants as nodes", self)
-        self.constants_action.setCheckable(True)
-        self.constants_action.setShortcut(QKeySequence("Ctrl+K"))
-        self.constants_action.setStatusTip(
-            "Draw each number in the program as a box of its own, with its gradient, "
-            "instead of writing it into its operation (× 1.2)")
-        self.constants_action.toggled.connect(self._on_constants)
-        view.addAction(self.constants_action)
-        view.addSeparator()
-        view.addAction(self.editor_dock.toggleViewAction())
-        view.addAction(self.inspector_dock.toggleViewAction())
-        view.addSeparator()
-        for i in range(len(TABS)):
-            self._action(view, f"{self.tabs.tabText(i)} tab",
-                         lambda checked=False, i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}")
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1")
-        self._action(help_menu, "&About", self.show_about)
 
     # -- programs -------------------------------------------------------------------------------
 
@@ -313,16 +175,36 @@ class MainWindow(QMainWindow):
             self.constants_action.setChecked(saved.constants_as_nodes)
         shown = "your last program" if text is not None else "the lesson's neuron"
         if text is None:
-            text = read_program(DEFAULT_PROGRAM)
-        self.editor.set_text(text)
-        if not self.build(text) and self.session.program is None:
+            text = DEFAULT_PROGRAM.read_text(encoding="utf-8")
+        if not self.load_program(text, self.file_path, undoable=False) \
+                and self.session.program is None:
             # keep the user's text and its error on screen, but show a working graph
-            self.session.load(parse(read_program(DEFAULT_PROGRAM)))
+            self.session.load(parse(DEFAULT_PROGRAM.read_text(encoding="utf-8")))
         if failed is not None:
             # stays above the editor until the user edits: never a status that a build's
             # "Built …" replaces at once
             self.editor.show_notice(f"{failed} The editor shows {shown} instead.")
             self.show_status(failed)
+
+    def load_program(self, text: str, path: Path | str | None = None,
+                     name: str | None = None, undoable: bool = True) -> bool:
+        """Load a program into the window: `text` into the editor, named after the file
+        at `path` or `name` (neither: untitled), built, and the window's title set. With
+        `undoable` the text is one edit, which Ctrl+Z in the editor takes back; without,
+        the editor starts afresh. Returns what `build` returns: False for a program with
+        an error (shown beside the text; the graph keeps the last good program)."""
+        self.show_program(text, path, name, undoable)
+        return self.build(text)
+
+    def show_program(self, text: str, path: Path | str | None = None,
+                     name: str | None = None, undoable: bool = True) -> None:
+        """`load_program` without the build: the editor, the name and the title."""
+        if undoable:
+            self.editor.replace_text(text)
+        else:
+            self.editor.set_text(text)
+        self.file_path = Path(path) if path is not None else None
+        self.program_name = name
         self._set_title()
 
     @Slot(str)
@@ -367,9 +249,9 @@ class MainWindow(QMainWindow):
         self.program_build.start(text)  # ends the build before, if one runs
 
     def _restep(self, program) -> None:
-        """A big program's stepper for the session's new pitfall, made in slices."""
+        """A big program's stepper for the session's new engine, made in slices."""
         if self.program_build.running and not self.program_build.restepping:
-            return  # the program being built gets its stepper for the new pitfall
+            return  # the program being built gets its stepper for the new engine
         self.graph_tab.set_building(True)
         stepper = self.session.stepper  # the same program's: its order is the same
         self.program_build.restep(program, stepper.forward_steps
@@ -420,9 +302,7 @@ class MainWindow(QMainWindow):
         if self._opening is not None:
             path, text = self._opening
             self._opening = None
-            self.editor.replace_text(text)
-            self.file_path = path
-            self._set_title()
+            self.show_program(text, path)
         self.editor.clear_error()
         self.session.load_prepared(program, stepper)
         self.graph_tab.focus_graph()
@@ -436,27 +316,12 @@ class MainWindow(QMainWindow):
         elif opening is not None:
             path, text = opening
             if self._open_anyway(path, error):
-                self.editor.replace_text(text)
-                self.file_path = path
+                self.show_program(text, path)
                 self._show_error(error)
-                self._set_title()
         else:
             self._show_error(error)
         if self.session.program is None:  # at start-up: show a working graph
-            self.session.load(parse(read_program(DEFAULT_PROGRAM)))
-
-    def _open_anyway(self, path, e: ExpressionError) -> bool:
-        """Ask whether to open a program with an error, to fix it."""
-        answer = QMessageBox.question(
-            self, "The program has an error",
-            f"{shorten(str(path))} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
-            "Open it anyway, to fix it? The graph keeps the last program that built.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No)
-        if answer != QMessageBox.StandardButton.Yes:
-            self.show_status(f"Did not open {shorten(str(path))}; the program is unchanged")
-            return False
-        return True
+            self.session.load(parse(DEFAULT_PROGRAM.read_text(encoding="utf-8")))
 
     def _show_error(self, e: ExpressionError) -> None:
         self.editor.show_error(e)
@@ -466,120 +331,7 @@ class MainWindow(QMainWindow):
     def open_preset(self, path: str) -> None:
         """Load a preset (or a Pitfalls example) as one edit: Ctrl+Z brings back the text
         it replaced."""
-        self.editor.replace_text(Path(path).read_text(encoding="utf-8"))
-        self.file_path = None
-        self.build(self.editor.text())
-        self._set_title()
-
-    def open_file(self, path: str) -> bool:
-        """Open a program file. A file that cannot be read, is not a program's text, is
-        empty or does not parse is refused with a message (a program with an error may be
-        opened anyway, to fix it, if the user says so); the editor keeps its text."""
-        try:  # a FIFO, socket, device or folder is refused without being opened
-            text = read_program(path)
-            if not text.strip():
-                raise ExpressionError("the file is empty")
-        except (OSError, ExpressionError) as e:
-            name = shorten(str(path))
-            QMessageBox.warning(self, "Cannot open", f"{name} cannot be opened:\n{_reason(e)}")
-            self.show_status(f"Could not open {name}; the program is unchanged")
-            return False
-        if len(text) > BACKGROUND_CHARS:
-            # parsed once, in the background; the editor and the graph change when it lands
-            self._build_in_background(text, Path(path))
-            return True
-        self.program_build.cancel()
-        self._opening = None
-        try:
-            program, error = parse(text), None  # parsed once: opening builds this
-            stepper = self._prepare(program)
-        except ExpressionError as e:
-            program, error = None, e
-            if not self._open_anyway(path, e):
-                return False
-        self.editor.replace_text(text)  # one edit: Ctrl+Z brings back what was there
-        self.file_path = Path(path)
-        if program is None:
-            self._show_error(error)
-        else:
-            self._load(program, stepper)
-        self._set_title()
-        return True
-
-    @Slot()
-    def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open program", str(self._folder()),
-                                              "Programs (*.expr);;All files (*)")
-        if path:
-            self.open_file(path)
-
-    @Slot()
-    def save(self) -> bool:
-        if self.file_path is None:
-            return self.save_as()
-        return self.save_to(self.file_path)
-
-    @Slot()
-    def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save program", str(self._folder()),
-                                              "Programs (*.expr)")
-        return bool(path) and self.save_to(Path(path))
-
-    def save_to(self, path: Path) -> bool:
-        try:
-            write_atomic(path, self.editor.text())
-        except (OSError, UnicodeEncodeError) as e:
-            QMessageBox.warning(self, "Cannot save",
-                                f"{shorten(str(path))} cannot be written:\n{_reason(e)}")
-            return False
-        self.editor.set_saved()
-        self.file_path = Path(path)
-        self._set_title()
-        self.show_status(f"Saved {path}")
-        return True
-
-    def _folder(self) -> Path:
-        return self.file_path.parent if self.file_path else Path.home()
-
-    def _set_title(self) -> None:
-        """'name[*] — Autograd Debugger': Qt shows the [*] as '*' while the text has
-        unsaved changes."""
-        name = shorten(self.file_path.name, 60) if self.file_path else "untitled"
-        self.setWindowTitle(f"{name}[*] — {APP_NAME}")
-        self.setWindowModified(self.editor.modified)
-
-    def _may_close(self) -> bool:
-        """Ask before closing on unsaved changes that nothing else keeps: a file's
-        (the remembered program is the editor's text, not the file's) or, when settings
-        are off, any. Save, Discard or Cancel."""
-        if not self.editor.modified or (self.file_path is None and self.remember):
-            return True
-        name = shorten(self.file_path.name, 60) if self.file_path else "The program"
-        buttons = QMessageBox.StandardButton
-        answer = QMessageBox.question(
-            self, "Unsaved changes", f"{name} has changes that are not saved. Save them?",
-            buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save)
-        if answer == buttons.Cancel:
-            return False
-        if answer == buttons.Save:
-            return self.save()
-        return True
-
-    @Slot()
-    def export_graph(self, kind: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export graph as {kind.upper()}",
-                                              str(self._folder() / f"graph.{kind}"),
-                                              f"{kind.upper()} (*.{kind})")
-        if path:
-            ok = export.write_scene(self.graph_tab.scene, path)
-            self.show_status(f"Exported {path}" if ok else f"Could not write {path}")
-
-    @Slot()
-    def report_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Write the report into",
-                                                  str(self._folder()))
-        if folder:
-            self.write_report(folder)
+        self.load_program(Path(path).read_text(encoding="utf-8"))
 
     def write_report(self, folder: str, quick: bool = False) -> None:
         self.reporter.start(folder, quick)
@@ -661,8 +413,11 @@ class MainWindow(QMainWindow):
         self.reporter.stop()
         engine_dialog.stop_checks(self)
         self.checker.stop()
-        threads.stop_all()
+        worker.stop_all()  # any other child job: none outlives the window
         process_job.stop_all()
+        self.disposal.finish()
+        self.graph_tab.tidy.finish()
+        _gc.unsettle()  # a big graph kept out of the collector's sight goes with the window
         if self.remember:
             remembered_settings.write(self.settings, self.saveGeometry(), self.saveState(),
                                       self.editor.text(), self.graph_tab.speed.value(),

@@ -7,10 +7,10 @@ items a step touched. The scene shows what the engine holds: values the forward 
 revealed, gradients as the stepper wrote them, and on each edge the contribution its
 backward step sent, as `local × upstream = result`.
 """
+# size: one scene mirrors one stepper; build, refresh and lookups share its indexes
 
 from __future__ import annotations
 
-import gc
 import math
 import sys
 from functools import partial
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
 )
 
+from engine._gc import collector_paused
 from engine.explain import value_text
 from engine.stepping import BackwardStep, Stepper
 from engine.value import Value
@@ -108,14 +109,9 @@ class GraphScene(QGraphicsScene):
         """Replace the scene's items with `stepper`'s graph as `spec` and `drawing` say."""
         # thousands of item wrappers are made here and all live on: a collection would
         # only rescan them (and everything else alive)
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             for _ in self.build_steps(stepper, spec, drawing, roles):
                 pass
-        finally:
-            if collecting:
-                gc.enable()
 
     def build_steps(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
                     roles: dict[Value, str]):

@@ -4,9 +4,9 @@ room each piece and each edge label needs. Plain records for the layout and the 
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass
 
+from engine._gc import collector_paused
 from engine.explain import expression, number, op_symbol
 from engine.numbers import agrees
 from engine.numbers import number as digits
@@ -81,18 +81,13 @@ class GraphSpec:
 
 def graph_spec(stepper: Stepper, roles: dict[Value, str], folded: bool = True) -> GraphSpec:
     """The nodes and edges to draw for `stepper`'s graph, constants folded or not."""
-    collecting = gc.isenabled()
-    gc.disable()  # everything made here lives on: the collector would only rescan it
-    try:
+    with collector_paused():  # everything made here lives on: it would only be rescanned
         steps = graph_spec_steps(stepper, roles, folded)
         while True:
             try:
                 next(steps)
             except StopIteration as done:
                 return done.value
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = True,

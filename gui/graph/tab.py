@@ -2,79 +2,31 @@
 
 from __future__ import annotations
 
-import math
-import time
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence, QPainter
-from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QSlider,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
-
-from engine.engines import CORRECT
-from engine.numbers import count, number
-from engine.pitfalls import NO_SORT, OVERWRITE
+from engine.numbers import count
 from engine.stepping import gradients_with
 from engine.value import Value
+from gui.graph.background_drawing import DRAWING, BackgroundDrawing, Tidy
+from gui.graph.controls import (
+    STEP_ACTIONS,
+    engine_box,
+    legend_label,
+    phase_label,
+    problem_label,
+    speed_slider,
+    step_actions,
+    wrong_gradients_sentence,
+)
 from gui.graph.layout import layered_layout
-from gui.graph.layout.pieces import DrawingAssembler, pack_graph_steps
 from gui.graph.scene import MAX_DRAWN, GraphScene
 from gui.graph.session import Session
-from gui.graph.spec import LARGE, GraphSpec, graph_spec, graph_spec_steps
+from gui.graph.spec import LARGE, GraphSpec, graph_spec
 from gui.graph.view import GraphView
-from gui.jobs.collector import PausedCollector
-from gui.jobs.process_job import ProcessJob
 
-SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
-POLL_MS = 10           # how often a background layout is looked for
-READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
-BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
-SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
-
-
-def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float],
-                             by: str = "with this bug") -> str:
-    """'At the end: x has gradient 3 with this bug; the correct gradient is 9.' for
-    the inputs whose gradient differs (beyond rounding); '' when none does."""
-    differ = [(name, wrong[name], right[name]) for name in right
-              if not math.isclose(wrong[name], right[name], rel_tol=1e-9, abs_tol=1e-12)]
-    if not differ:
-        return ""
-    if len(differ) == 1:
-        name, bad, good = differ[0]
-        return (f"At the end: {name} has gradient {number(bad)} {by}; "
-                f"the correct gradient is {number(good)}.")
-    parts = [f"{name} has {number(bad)} (correct: {number(good)})"
-             for name, bad, good in differ[:SHOWN_WRONG]]
-    more = len(differ) - SHOWN_WRONG
-    if more > 0:
-        parts.append(f"{count(more, 'more input')} too")
-    return f"At the end, these gradients are wrong {by}: {'; '.join(parts)}."
-
-
-class _ElidedLabel(QLabel):
-    """A one-line label that ends in … when it has less room than its text needs; its
-    `text()` is the whole text."""
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(self.minimumWidth(), super().minimumSizeHint().height())
-
-    def sizeHint(self) -> QSize:
-        return QSize(self.minimumWidth(), super().sizeHint().height())
-
-    def paintEvent(self, _event) -> None:
-        painter = QPainter(self)
-        painter.setFont(self.font())
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
-                                             self.width())
-        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft
-                                          | Qt.AlignmentFlag.AlignVCenter), text)
+__all__ = ["GraphTab", "wrong_gradients_sentence"]
 
 
 class GraphTab(QWidget):
@@ -90,135 +42,53 @@ class GraphTab(QWidget):
         self.scene = GraphScene(self)
         self.scene.selectionChanged.connect(self.selection_changed)
         self.view = GraphView(self.scene, self)
-        self._generation = 0
         self.building = False  # a new program is being built in the background
         self.constants_as_nodes = False
         self._drawn_before: list[int] = [0]  # drawn nodes among the first k forward steps
-        # a large graph's layout runs in a child process: the interpreter lock stays here
-        self._job: ProcessJob | None = None
-        self._pending: tuple[int, GraphSpec, DrawingAssembler] | None = None
-        # before that, what to draw is worked out a slice at a time:
-        # (generation, the graph_spec_steps generator)
-        self._speccing: tuple[int, object] | None = None
-        self._spec_slices = QTimer(self)
-        self._spec_slices.setInterval(0)
-        self._spec_slices.timeout.connect(self._on_spec_slice)
-        # a large graph is drawn into a scene of its own, a slice at a time, and shown
-        # when complete: (scene being drawn, its build_steps generator)
-        self._drawing: tuple[GraphScene, object] | None = None
-        self._slices = QTimer(self)
-        self._slices.setInterval(0)
-        self._slices.timeout.connect(self._on_slice)
-        # scenes taken off the view are emptied a slice at a time too, then dropped
-        self._dismantling: list = []
-        self._tidy = QTimer(self)
-        self._tidy.setInterval(0)
-        self._tidy.timeout.connect(self._on_tidy)
-        self._busy_shown = False
-        self._collector = PausedCollector()  # paused while a graph is made
-        self._poll = QTimer(self)
-        self._poll.setInterval(POLL_MS)
-        self._poll.timeout.connect(self._on_poll)
-        self._busy_due = QTimer(self)
-        self._busy_due.setSingleShot(True)
-        self._busy_due.setInterval(BUSY_AFTER_MS)
-        self._busy_due.timeout.connect(self._on_busy_due)
-        self.timer = QTimer(self)
+        # scenes taken off the view are emptied a slice at a time, then dropped
+        self.tidy = Tidy(self)
+        # a large graph is laid out in a child process and drawn in slices
+        self.background = BackgroundDrawing(self.tidy, self)
+        self.background.drawn.connect(self._on_drawn)
+        self.background.failed.connect(self._on_not_drawn)
+        self.background.stage_changed.connect(self._on_stage)
+        self.background.busy.connect(self.busy)
+        self.timer = QTimer(self)  # Play: a step at the chosen speed
         self.timer.timeout.connect(self._on_tick)
 
-        self.actions = {}
-        specs = [
-            ("reset", "Reset", "Home", "Back to the start: no values, no gradients"),
-            ("back", "Step back", "Left", "Undo exactly one step"),
-            ("step", "Step", "Right", "Take one step of the forward, then the backward pass"),
-            ("play", "Play", "Space", "Step automatically at the chosen speed; again to pause"),
-            ("end", "Run to end", "End", "Take every remaining step"),
-        ]
         bar = QHBoxLayout()
-        for key, text, shortcut, tip in specs:
-            action = QAction(text, self)
-            action.setShortcut(QKeySequence(shortcut))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            action.setToolTip(f"{tip} ({shortcut})")
-            action.setStatusTip(tip)
-            button = QToolButton(self)
-            button.setDefaultAction(action)
-            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            button.setObjectName(f"{key}_button")
-            bar.addWidget(button)
-            self.actions[key] = action
-        self.actions["play"].setCheckable(True)
+        self.actions = step_actions(self, bar)
         self.actions["reset"].triggered.connect(self._on_reset)
         self.actions["back"].triggered.connect(self._on_back)
         self.actions["step"].triggered.connect(self._on_step)
         self.actions["play"].toggled.connect(self._on_play)
         self.actions["end"].triggered.connect(self._on_end)
-
         bar.addSpacing(12)
         bar.addWidget(QLabel("Speed:", self))
-        self.speed = QSlider(Qt.Orientation.Horizontal, self)
-        self.speed.setRange(1, 30)
-        self.speed.setValue(4)
-        self.speed.setFixedWidth(90)
-        self.speed.setToolTip("Steps per second while playing")
+        self.speed, self.speed_label = speed_slider(self)
         self.speed.valueChanged.connect(self._on_speed)
         bar.addWidget(self.speed)
-        self.speed_label = QLabel(self)
-        self.speed_label.setMinimumWidth(self.speed_label.fontMetrics().horizontalAdvance("30/s "))
         bar.addWidget(self.speed_label)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Engine:", self))
-        self.bug = QComboBox(self)
-        self.bug.setObjectName("bug")
-        # grows for "your engine: NAME" when a checked engine is stepped
-        self.bug.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        for text, key in (("correct", CORRECT), ("bug: = instead of +=", OVERWRITE),
-                          ("bug: no topological sort", NO_SORT)):
-            self.bug.addItem(text, key)
-        self.bug.setToolTip("Step the same program with a classic autograd bug switched on; "
-                            "the step where a gradient goes wrong is marked in red")
+        self.bug = engine_box(self)
         self.bug.currentIndexChanged.connect(self._on_bug)
         bar.addWidget(self.bug)
         bar.addSpacing(12)
-        self.phase = _ElidedLabel(self)
-        self.phase.setObjectName("phase")
-        self.phase.setToolTip("Which pass is running, and how many of its steps are taken")
-        font = self.phase.font()
-        font.setBold(True)
-        self.phase.setFont(font)
-        # ends in … in a narrow window, instead of widening the window (or wrapping, which
-        # would make the graph below jump as the text changes)
-        metrics = self.phase.fontMetrics()
-        self.phase.setMinimumWidth(metrics.horizontalAdvance("backward 8,888/8,888"))
+        self.phase = phase_label(self)
         bar.addWidget(self.phase, 1)
         bar.addStretch(1)
-        self.legend = QLabel(
-            "<span style='color:#ea580c'>■</span> current step &nbsp; "
-            "<span style='color:#16a34a'>■</span> received a gradient &nbsp; "
-            "<span style='color:#2563eb'>- -</span> gradient sent to a parent: "
-            "local derivative × upstream gradient = contribution. "
-            "Drag to pan, wheel to zoom, click a box to inspect it.", self)
-        self.legend.setWordWrap(True)
-
+        self.legend = legend_label(self)
+        self.problem = problem_label(self)
+        self._wrong_at_end: tuple[object, str] | None = None  # (stepper, message), cached
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
-        self.problem = QLabel(self)
-        self.problem.setObjectName("problem")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b91c1c; font-weight: bold;")
-        self.problem.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        # under a bug engine the message comes and goes while stepping: its room is kept,
-        # so that the graph above it never jumps
-        self.problem.setFixedHeight(3 * self.problem.fontMetrics().lineSpacing() + 4)
-        self.problem.hide()
-        self._wrong_at_end: tuple[object, str] | None = None  # (stepper, message), cached
         layout.addWidget(self.problem)
         layout.addWidget(self.legend)
-
         self._step_keys = {QKeySequence(shortcut)[0].key(): self.actions[key]
-                           for key, _, shortcut, _ in specs}
+                           for key, _, shortcut, _ in STEP_ACTIONS}
         self.view.installEventFilter(self)
 
         self._on_speed(self.speed.value())
@@ -254,7 +124,6 @@ class GraphTab(QWidget):
         self._sync_engine_box()
         self.actions["play"].setChecked(False)
         self.stop_layout()  # the previous program's layout is of no use any more
-        self._generation += 1
         stepper = self.session.stepper
         n = len(stepper.forward_steps)
         if n > MAX_DRAWN:
@@ -268,162 +137,44 @@ class GraphTab(QWidget):
         if n <= LARGE:
             spec = graph_spec(stepper, self.session.roles(), folded=folded)
             drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
-            self._show_layout(self._generation, spec, drawing)
+            self._show_layout(spec, drawing)
             return
         # the last graph stays on screen until this one is drawn; its steps are disabled,
-        # since the session's stepper already belongs to the new program. What to draw
-        # is worked out a slice at a time (the collector paused: it all lives on), then
-        # laid out in a child process
-        self._pause_collector()
-        self._speccing = (self._generation,
-                          self._spec_and_packed(stepper, self.session.roles(), folded))
-        self._spec_slices.start()
-        self._busy_due.start()
+        # since the session's stepper already belongs to the new program
+        self.background.start(stepper, self.session.roles(), folded)
         self.status.emit(f"Laying out {n:,} nodes…")
         self._update_phase()
-
-    @staticmethod
-    def _spec_and_packed(stepper, roles, folded: bool):
-        """What to draw, and the graph packed for the layout's process, in slices;
-        returns (spec, packed)."""
-        spec = yield from graph_spec_steps(stepper, roles, folded=folded)
-        packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
-        return spec, packed
-
-    @Slot()
-    def _on_spec_slice(self) -> None:
-        self._make_spec(SLICE_BUDGET_S)
-
-    def _make_spec(self, budget_s: float | None) -> None:
-        """Work on the spec of the graph to lay out for about `budget_s` (None: to the
-        end); once it is made, start its layout in a child process."""
-        generation, steps = self._speccing
-        deadline = None if budget_s is None else time.perf_counter() + budget_s
-        try:
-            while True:
-                next(steps)
-                if deadline is not None and time.perf_counter() >= deadline:
-                    return
-        except StopIteration as done:
-            spec, packed = done.value
-        self._speccing = None
-        self._spec_slices.stop()
-        self._job = ProcessJob("gui.graph.layout.pieces", "layout_packed", one_by_one=True,
-                               **packed)
-        self._pending = (generation, spec, DrawingAssembler())
-        self._poll.start()
 
     @property
     def laying_out(self) -> bool:
         """True while a large graph's spec is made, its layout runs in the background,
         or its graph is drawn in slices (the last graph is on screen until then)."""
-        return (self._speccing is not None or self._pending is not None
-                or self._drawing is not None)
-
-    @Slot()
-    def _on_poll(self) -> None:
-        self._read_layout(READ_BUDGET_S)
-
-    def _read_layout(self, budget_s: float | None) -> None:
-        """Take the pieces of the drawing the child has sent, for at most `budget_s`
-        (None: all there are); draw the graph once the last piece is in."""
-        job, (generation, spec, assembler) = self._job, self._pending
-        deadline = None if budget_s is None else time.perf_counter() + budget_s
-        # every tuple read from here on lives on in the drawing and the scene: the
-        # collector is kept out until the graph is drawn (a collection would only rescan
-        # them and everything else alive, a tenth of a second at a time)
-        self._pause_collector()
-        while deadline is None or time.perf_counter() < deadline:
-            records = job.drain(limit=1)
-            for record in records:
-                assembler.add(record)
-            if job.finished or assembler.drawing is not None or not records:
-                break
-        if assembler.drawing is not None:
-            self._stop_job()
-            try:
-                self._show_layout(generation, spec, assembler.drawing)
-            finally:
-                if self._drawing is None:  # else the collector waits for the last slice
-                    self.stop_layout()
-        elif job.finished:
-            error = job.error or "the layout process ended without a drawing"
-            self.stop_layout()
-            self._show_not_drawn(f"The graph was not drawn: {error}.")
-
-    def _pause_collector(self) -> None:
-        self._collector.pause()
-
-    def _resume_collector(self) -> None:
-        self._collector.resume()
-
-    @Slot()
-    def _on_busy_due(self) -> None:
-        if self.laying_out:
-            self._busy_shown = True
-            self.busy.emit(True)
+        return self.background.running
 
     def wait_for_layout(self, timeout_s: float = 300.0) -> bool:
-        """Block until a background layout has arrived and its graph is drawn (for a
-        picture or an export, never in the window's own use); True if none is left."""
-        deadline = time.monotonic() + timeout_s
-        while self.laying_out and time.monotonic() < deadline:
-            if self._speccing is not None:
-                self._make_spec(None)
-            if self._pending is not None:
-                self._read_layout(None)
-            if self._drawing is not None:
-                self._draw_slices(None)
-            elif self.laying_out:
-                time.sleep(0.01)
+        """Finish a background layout and its drawing now (for a picture or an export,
+        never in the window's own use); True if none is left."""
+        self.background.run_to_end(timeout_s)
         return not self.laying_out
 
     def stop_layout(self) -> None:
         """End a background layout or a sliced drawing now, if one runs (a new program,
         or the window closes); the graph on screen stays."""
-        self._spec_slices.stop()
-        if self._speccing is not None:
-            self._speccing[1].close()
-            self._speccing = None
-        self._stop_job()
-        self._stop_drawing()
-        self._busy_due.stop()
-        if self._busy_shown:
-            self._busy_shown = False
-            self.busy.emit(False)
-        self._resume_collector()
-
-    def _stop_job(self) -> None:
-        if self._job is not None:
-            self._job.cancel()
-        self._job = self._pending = None
-        self._poll.stop()
-
-    def _stop_drawing(self) -> None:
-        """Throw away a graph being drawn in slices: none of it ever reaches the view."""
-        self._slices.stop()
-        if self._drawing is not None:
-            scene, steps = self._drawing
-            self._drawing = None
-            steps.close()
-            self._dismantle(scene)
-
-    def _dismantle(self, scene: GraphScene) -> None:
-        """Empty `scene`, no longer shown, in slices; then let it go."""
-        scene.setParent(None)
-        self._dismantling.append((scene, scene.dismantle_steps()))
-        self._tidy.start()
+        self.background.cancel()
 
     @Slot()
-    def _on_tidy(self) -> None:
-        deadline = time.perf_counter() + SLICE_BUDGET_S
-        while self._dismantling:
-            _, steps = self._dismantling[0]
-            for _ in steps:
-                if time.perf_counter() >= deadline:
-                    return
-            self._dismantling.pop(0)
-        self._tidy.stop()
+    def _on_stage(self) -> None:
+        self.status.emit(f"Drawing {len(self.session.stepper.forward_steps):,} nodes…")
+        self._update_phase()
+
+    @Slot(object)
+    def _on_drawn(self, scene: GraphScene) -> None:
+        self._swap_in(scene)
+        self._graph_drawn()
+
+    @Slot(str)
+    def _on_not_drawn(self, reason: str) -> None:
+        self._show_not_drawn(f"The graph was not drawn: {reason}.")
 
     def _swap_in(self, scene: GraphScene) -> None:
         """Show `scene` in the view in place of the current one, which is dismantled."""
@@ -431,7 +182,7 @@ class GraphTab(QWidget):
         scene.selectionChanged.connect(self.selection_changed)
         self.view.setScene(scene)
         old.selectionChanged.disconnect(self.selection_changed)
-        self._dismantle(old)
+        self.tidy.drop(old)
 
     def _cleared_scene(self) -> GraphScene:
         """The scene, ready to be refilled at once: a large graph's is swapped for a
@@ -446,7 +197,7 @@ class GraphTab(QWidget):
         if not self.laying_out:
             return
         n = len(self.session.stepper.forward_steps)
-        what = "layout" if self._drawing is None else "drawing"
+        what = "drawing" if self.background.stage == DRAWING else "layout"
         self.stop_layout()
         self._show_not_drawn(f"The {what} of this graph of {n:,} nodes was cancelled, so "
                              "it is not drawn.\nStepping, the inspector and the other tabs "
@@ -460,47 +211,9 @@ class GraphTab(QWidget):
         self.status.emit(note.replace("\n", " "))
         self._update_phase()
 
-    @Slot(int, object, object)
-    def _show_layout(self, generation: int, spec: GraphSpec, drawing) -> None:
-        if generation != self._generation:
-            return  # a newer program replaced this one while it was laid out
-        stepper = self.session.stepper
-        if len(stepper.forward_steps) <= LARGE:
-            self._cleared_scene().build(stepper, spec, drawing, self.session.roles())
-            self._graph_drawn()
-            return
-        # drawn into a new scene a slice at a time, the last graph on screen meanwhile;
-        # the collector stays paused until the last slice (the items all live on)
-        self._stop_drawing()
-        self._pause_collector()
-        scene = GraphScene(self)
-        self._drawing = (scene, scene.build_steps(stepper, spec, drawing,
-                                                  self.session.roles()))
-        self._slices.start()
-        if not self._busy_due.isActive() and not self._busy_shown:
-            self._busy_due.start()
-        self.status.emit(f"Drawing {len(stepper.forward_steps):,} nodes…")
-        self._update_phase()
-
-    @Slot()
-    def _on_slice(self) -> None:
-        self._draw_slices(SLICE_BUDGET_S)
-
-    def _draw_slices(self, budget_s: float | None) -> None:
-        """Draw slices of the graph being drawn for at most about `budget_s` (None: to
-        the end); show it once it is complete."""
-        scene, steps = self._drawing
-        deadline = None if budget_s is None else time.perf_counter() + budget_s
-        for _ in steps:
-            if deadline is not None and time.perf_counter() >= deadline:
-                return
-        self._drawing = None
-        self._slices.stop()
-        self._swap_in(scene)
-        try:
-            self._graph_drawn()
-        finally:
-            self.stop_layout()
+    def _show_layout(self, spec: GraphSpec, drawing) -> None:
+        self._cleared_scene().build(self.session.stepper, spec, drawing, self.session.roles())
+        self._graph_drawn()
 
     def _graph_drawn(self) -> None:
         """The scene holds the new graph: the view, the counts and the words follow."""
@@ -586,7 +299,7 @@ class GraphTab(QWidget):
             return
         if self.laying_out:
             # the graph on screen is the last one: no step of the new program shows on it
-            doing = "laying out" if self._drawing is None else "drawing"
+            doing = "drawing" if self.background.stage == DRAWING else "laying out"
             self.phase.setText(f"{doing} {len(stepper.forward_steps):,} nodes…")
             self.problem.hide()
             for action in self.actions.values():
@@ -625,8 +338,8 @@ class GraphTab(QWidget):
             program = self.session.program
             wrong = {name: leaf.grad for name, leaf in program.inputs.items()}
             right = gradients_with(program)
-            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right,
-                                                                    stepper.engine.blame))
+            by = stepper.engine.blame
+            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right, by))
         return self._wrong_at_end[1]
 
     def eventFilter(self, watched, event) -> bool:

@@ -17,9 +17,10 @@ from PySide6.QtCore import QObject, QTimer, Slot
 
 from engine import Program
 from engine.stepping import Stepper
+from gui.jobs.sliced import SlicedTask
 
-SLICE_S = 0.008      # freeing per timer tick: the window draws in between
-PER_SLICE = 2_000    # list items freed between two looks at the clock
+SLICE_S = 0.008      # freeing per tick: the window draws in between
+PER_SLICE = 2_000    # list items freed per step
 WAIT_MS = 100        # how often to look again while something else still holds one
 PATIENCE_S = 10.0    # after this long, an object still held elsewhere is simply let go
 
@@ -30,46 +31,49 @@ class Disposal(QObject):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._queue: list[tuple[object, float]] = []  # (program or stepper, since)
-        self._work = None  # the slices of the one being emptied
-        self._timer = QTimer(self)
-        self._timer.timeout.connect(self._on_tick)
+        self._task: SlicedTask | None = None  # the one being emptied
+        self._again = QTimer(self)  # one shot: look again for one no longer held
+        self._again.setSingleShot(True)
+        self._again.setInterval(WAIT_MS)
+        self._again.timeout.connect(self._next)
 
     @property
     def pending(self) -> int:
         """How many programs and steppers are still to be let go of."""
-        return len(self._queue) + (self._work is not None)
+        return len(self._queue) + (self._task is not None)
 
     def drop(self, *objects) -> None:
         """Let go of these programs and steppers (None is ignored), in slices."""
         now = time.monotonic()
         self._queue += [(o, now) for o in objects if isinstance(o, (Program, Stepper))]
-        if self._queue and not self._timer.isActive():
-            self._timer.start(0)
+        if self._task is None:
+            self._next()
 
     def finish(self) -> None:
         """Let go of everything now (the window is closing, or a test wants it done)."""
-        self._timer.stop()
-        if self._work is not None:
-            for _ in self._work:
-                pass
-        self._work = None
+        self._again.stop()
+        if self._task is not None:
+            self._task.run_to_end()
         self._queue.clear()
 
     @Slot()
-    def _on_tick(self) -> None:
-        deadline = time.perf_counter() + SLICE_S
-        while time.perf_counter() < deadline:
-            if self._work is None:
-                self._work = self._next_ready()
-                if self._work is None:
-                    # what is left is held elsewhere: look again a little later
-                    self._timer.setInterval(WAIT_MS if self._queue else 0)
-                    if not self._queue:
-                        self._timer.stop()
-                    return
-            if next(self._work, StopIteration) is StopIteration:
-                self._work = None
-        self._timer.setInterval(0)
+    def _next(self) -> None:
+        """Empty the first object only this holds; look again later if none is yet."""
+        if self._task is not None:
+            return
+        work = self._next_ready()
+        if work is None:
+            if self._queue:
+                self._again.start()
+            return
+        self._task = SlicedTask(work, SLICE_S, self)
+        self._task.finished.connect(self._on_emptied)
+        self._task.start()
+
+    @Slot(object)
+    def _on_emptied(self, _result) -> None:
+        self._task = None
+        self._next()
 
     def _next_ready(self):
         """The slices for the first object this holds the last reference to (one held
@@ -82,8 +86,12 @@ class Disposal(QObject):
                 return _emptied(obj)
             if now - since > PATIENCE_S:
                 del self._queue[k]
-                return iter(())
+                return _nothing()
         return None
+
+
+def _nothing():
+    yield from ()
 
 
 def _emptied(obj):

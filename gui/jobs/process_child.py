@@ -6,8 +6,8 @@ starts quickly and never touches a window.
 
 from __future__ import annotations
 
-import importlib
 import time
+from collections.abc import Callable
 
 BATCH_S = 0.02  # at most this long between two sends
 KWARGS_TO_FOLLOW = None  # given for kwargs too big to start with: they come through conn
@@ -18,15 +18,17 @@ def received_kwargs(conn, kwargs: dict | None) -> dict:
     return conn.recv() if kwargs is KWARGS_TO_FOLLOW else kwargs
 
 
-def run_generator(conn, module: str, function: str, kwargs: dict | None,
+def run_generator(conn, function: Callable, kwargs: dict | None,
                   batch_s: float = BATCH_S) -> None:
-    """Iterate `module.function(**kwargs)`, sending lists of records through `conn`, at
-    most `batch_s` apart (0: each record on its own); stop when the parent sends
-    anything; always end with None."""
+    """Iterate `function(**kwargs)` (a module-level generator function: it reaches the
+    child pickled by its name, and the child imports it), sending lists of records
+    through `conn`, at most `batch_s` apart (0: each record on its own); stop when the
+    parent sends anything; always end with None."""
+    batch = []
     try:
         kwargs = received_kwargs(conn, kwargs)
-        generator = getattr(importlib.import_module(module), function)(**kwargs)
-        batch, last = [], time.monotonic()
+        generator = function(**kwargs)
+        last = time.monotonic()
         for record in generator:
             batch.append(record)
             now = time.monotonic()
@@ -37,6 +39,11 @@ def run_generator(conn, module: str, function: str, kwargs: dict | None,
                     break  # the parent asked us to stop
         conn.send(batch)
     except BaseException as e:  # noqa: BLE001 - reported to the window in words
+        try:
+            if batch:
+                conn.send(batch)  # what came before the error
+        except Exception:  # noqa: BLE001 - the batch itself was the trouble: the error says
+            pass
         conn.send(RuntimeError(f"{type(e).__name__}: {e}"))
     finally:
         conn.send(None)

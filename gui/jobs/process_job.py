@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import threading
+from collections.abc import Callable
 from multiprocessing.reduction import ForkingPickler
 
 from gui.jobs.process_child import BATCH_S, KWARGS_TO_FOLLOW, run_generator
@@ -25,15 +26,16 @@ INLINE_BYTES = 16_384
 
 
 class ProcessJob:
-    """Runs the generator `module.function(**kwargs)` in a child process. With
+    """Runs the generator `function(**kwargs)` in a child process (`function` is the
+    module-level function object itself: the child imports it by its name). With
     `one_by_one`, each record comes as a message of its own (for records big enough
     that the window reads them one at a time, see `drain(limit=...)`)."""
 
-    # what the child runs, given (its end of the pipe, module, function, kwargs, the
-    # seconds to gather records into one message)
+    # what the child runs, given (its end of the pipe, function, kwargs, the seconds to
+    # gather records into one message)
     child_main = staticmethod(run_generator)
 
-    def __init__(self, module: str, function: str, *, one_by_one: bool = False, **kwargs):
+    def __init__(self, function: Callable, *, one_by_one: bool = False, **kwargs):
         self._conn, child = _context.Pipe()
         self._outbox: queue.SimpleQueue | None = None  # what the feeder thread sends
         self._feeder: threading.Thread | None = None
@@ -41,7 +43,7 @@ class ProcessJob:
         inline = len(payload) <= INLINE_BYTES
         self.arguments_follow = not inline  # sent through the pipe once it has started
         self.process = _context.Process(target=self.child_main, daemon=True,
-                                        args=(child, module, function,
+                                        args=(child, function,
                                               kwargs if inline else KWARGS_TO_FOLLOW,
                                               0.0 if one_by_one else BATCH_S))
         self.process.start()
@@ -121,7 +123,6 @@ class ProcessJob:
             self.process.join(0.5)
         self._end()
         if self._feeder is not None:
-            self._outbox.put(None)
             self._feeder.join(0.2)  # a write to the dead child fails at once
             if self._feeder.is_alive():
                 return  # never close a pipe a thread still writes to: it ends on its own
@@ -130,6 +131,8 @@ class ProcessJob:
     def _end(self) -> None:
         if not self.finished:
             self.finished = True
+            if self._outbox is not None:
+                self._outbox.put(None)  # the feeder ends after what it still has to write
             self.process.join(0.2)  # it is exiting: reap it
             if self in _jobs:
                 _jobs.remove(self)

@@ -3,9 +3,9 @@ the files written here, with a progress bar."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
-from gui.jobs.process_job import ProcessJob
+from gui.jobs.worker import ProcessWorker
 
 
 class ReportWriter(QObject):
@@ -17,53 +17,60 @@ class ReportWriter(QObject):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._job: ProcessJob | None = None
+        self._worker: ProcessWorker | None = None
         self._folder = ""
-        self.timer = QTimer(self)
-        self.timer.setInterval(100)
-        self.timer.timeout.connect(self._on_tick)
+        self._data = None
+        self._error = ""
 
     @property
     def running(self) -> bool:
-        return self._job is not None
+        return self._worker is not None
 
     def start(self, folder: str, quick: bool = False) -> None:
         if self.running:
             return
-        self._folder = folder
-        self._job = ProcessJob("engine.report", "build_report", quick=quick)
-        self.timer.start()
+        # here, not at the top: the report needs numpy, which the window's start does not
+        from engine.report import build_report
+
+        self._folder, self._data, self._error = folder, None, ""
+        worker = self._worker = ProcessWorker(build_report, interval_ms=100, parent=self,
+                                              quick=quick)
+        worker.yielded.connect(self._on_record)
+        worker.errored.connect(self._on_error)
+        worker.finished.connect(self._on_finished)
+        worker.start()
         self.progress.emit(0, 6, "starting")
 
     def stop(self) -> None:
-        if self._job is not None:
-            self._job.stop()
-            self._job = None
-            self.timer.stop()
+        if self._worker is not None:
+            worker, self._worker = self._worker, None
+            worker.finished.disconnect(self._on_finished)  # the window closes: no files
+            worker.stop()
+
+    @Slot(object)
+    def _on_record(self, record) -> None:
+        from engine.report import ReportData, ReportProgress
+
+        if isinstance(record, ReportProgress):
+            self.progress.emit(record.done, record.total + 1, record.text)
+        elif isinstance(record, ReportData):
+            self._data = record
+
+    @Slot(str)
+    def _on_error(self, error: str) -> None:
+        self._error = error
 
     @Slot()
-    def _on_tick(self) -> None:
-        # here, not at the top: the report needs numpy, which the window's start does not
-        from engine.report import ReportData, ReportProgress
+    def _on_finished(self) -> None:
         from gui.tabs.report_figures import write_report
 
-        job = self._job
-        data = None
-        for record in job.drain():
-            if isinstance(record, ReportProgress):
-                self.progress.emit(record.done, record.total + 1, record.text)
-            elif isinstance(record, ReportData):
-                data = record
-        if not job.finished:
-            return
-        self._job = None
-        self.timer.stop()
-        if data is None:
-            self.finished.emit(f"The report failed: {job.error or 'no data'}")
+        self._worker = None
+        if self._data is None:
+            self.finished.emit(f"The report failed: {self._error or 'no data'}")
             return
         self.progress.emit(5, 6, "drawing the figures")
         try:
-            paths = write_report(data, self._folder)
+            paths = write_report(self._data, self._folder)
         except OSError as e:
             self.finished.emit(f"Could not write the report in {self._folder}: {e.strerror}")
             return

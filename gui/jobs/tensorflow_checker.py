@@ -3,29 +3,23 @@
 Importing TensorFlow takes seconds of pure Python. In a thread of the window's process it
 would hold the interpreter lock and stall the window (gaps of hundreds of ms), so one
 child process (gui/jobs/tensorflow_child.py) imports it once and then answers each
-check; the window reads its answers on a timer while one is due. The child gets the
-program's text (it parses its own copy) and sends back plain records. Closing the window
-stops it, as every ProcessJob.
+check; a ProcessWorker reads its answers. The child gets the program's text (it parses
+its own copy) and sends back plain records. Closing the window stops it, as every
+worker.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from engine import tensorflow_check as tfc
-from gui.jobs.process_job import ProcessJob
 from gui.jobs.tensorflow_child import CheckResult, serve
+from gui.jobs.worker import ProcessWorker
 
 MAX_NODES = 20_000  # TensorFlow runs one eager op per node: larger programs take too long
-POLL_MS = 30        # how often the window looks for an answer while one is due
+POLL_MS = 30        # how often the window looks for an answer
 
 IDLE, LOADING, READY, UNAVAILABLE = "idle", "loading", "ready", "unavailable"
-
-
-class _TensorFlowJob(ProcessJob):
-    """The child that imports TensorFlow and answers requests until it is stopped."""
-
-    child_main = staticmethod(serve)
 
 
 class TensorFlowChecker(QObject):
@@ -42,7 +36,7 @@ class TensorFlowChecker(QObject):
     changed = Signal()
 
     # the function the child imports TensorFlow with (a test swaps in one that fails)
-    loader = ("engine.tensorflow_check", "load")
+    loader = staticmethod(tfc.load)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -51,12 +45,10 @@ class TensorFlowChecker(QObject):
         self.float32: dict[str, float] | None = None
         self.generation = -1        # the program the last rows belong to
         self.rows: list[tfc.GradientRow] = []
-        self._job: _TensorFlowJob | None = None
+        self._worker: ProcessWorker | None = None  # the child that imports TensorFlow
         self._running: int | None = None  # the generation being checked
         self._pending: tuple[int, str] | None = None
-        self.timer = QTimer(self)
-        self.timer.setInterval(POLL_MS)
-        self.timer.timeout.connect(self._on_tick)
+        self._error = ""  # why the child failed, if it did
 
     def check(self, generation: int, text: str, nodes: int) -> None:
         """Cross-check program `generation` (its text, its node count)."""
@@ -75,11 +67,10 @@ class TensorFlowChecker(QObject):
 
     def stop(self) -> None:
         """Stop the child (TensorFlow is imported again by the next check)."""
-        self.timer.stop()
-        if self._job is not None:
-            self._job.stop()
-            self._job = None
         self._running, self._pending = None, None
+        if self._worker is not None:
+            worker, self._worker = self._worker, None
+            worker.stop()
 
     def _start(self, generation: int, text: str) -> None:
         if self.state == IDLE:
@@ -88,27 +79,34 @@ class TensorFlowChecker(QObject):
                              "a few seconds)…")
             self.busy.emit(True)
             self.changed.emit()
-        if self._job is None or self._job.finished or not self._job.process.is_alive():
-            self._job = _TensorFlowJob(*self.loader)
+        if self._worker is None:
+            worker = self._worker = ProcessWorker(self.loader, child_main=serve,
+                                                  interval_ms=POLL_MS, parent=self)
+            worker.yielded.connect(self._on_result)
+            worker.errored.connect(self._on_error)
+            worker.finished.connect(self._on_finished)
+            worker.start()
         self._running = generation
-        self._job.send((generation, text, self.float32 is None))
-        self.timer.start()
+        self._worker.send((generation, text, self.float32 is None))
+
+    @Slot(str)
+    def _on_error(self, error: str) -> None:
+        self._error = error
 
     @Slot()
-    def _on_tick(self) -> None:
-        job = self._job
-        for result in job.drain():
-            self._on_result(result)
-        if job.finished and self._running is not None:
+    def _on_finished(self) -> None:
+        if self.sender() is not self._worker:
+            return  # stopped: nothing was due
+        self._worker = None
+        if self._running is not None:
             # the child died (or failed) before it answered
-            self._job = None
-            reason = job.error or "it ended"
+            reason = self._error or "it ended"
+            self._error = ""
             self._on_result(CheckResult(self._running,
                                         error=f"TensorFlow's process failed: {reason}",
                                         unavailable=self.state == LOADING))
-        if self._running is None:
-            self.timer.stop()
 
+    @Slot(object)
     def _on_result(self, result: CheckResult) -> None:
         if result.unavailable:
             self.state = UNAVAILABLE

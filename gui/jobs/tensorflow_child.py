@@ -8,7 +8,7 @@ of Qt, like process_child, so the child starts quickly.
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import ExpressionError
@@ -42,13 +42,12 @@ def answer(load, generation: int, text: str, want_float32: bool) -> CheckResult:
     return CheckResult(generation, tuple(rows), float32)
 
 
-def serve(conn, module: str, function: str, kwargs: dict | None, _batch_s: float = 0.0) -> None:
+def serve(conn, load: Callable, kwargs: dict | None, _batch_s: float = 0.0) -> None:
     """Answer requests `(generation, text, want_float32)` from `conn` with `[CheckResult]`,
-    TensorFlow imported by `module.function()`, until the parent sends "stop", goes
-    away, or TensorFlow turns out to be unavailable; end with None, as process_child."""
+    TensorFlow imported by `load()`, until the parent sends "stop", goes away, or
+    TensorFlow turns out to be unavailable; end with None, as process_child."""
     try:
         received_kwargs(conn, kwargs)  # none are used
-        load = getattr(importlib.import_module(module), function)
         while True:
             request = conn.recv()
             if request == "stop":

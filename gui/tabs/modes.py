@@ -1,8 +1,9 @@
 """The Modes tab: forward mode against reverse mode, timed in a child process."""
+# size: __init__ lays out the tab's widgets top to bottom, in the order they show
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -13,9 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.modes import SIZES, Progress, SweepRow, break_even_words, passes_table
+from engine.modes import SIZES, Progress, SweepRow, break_even_words, passes_table, timing_sweep
 from engine.numbers import count, scientific
-from gui.jobs.process_job import ProcessJob
+from gui.jobs.worker import ProcessWorker
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import group_box
@@ -33,11 +34,9 @@ class ModesTab(QWidget):
         super().__init__(parent)
         self.sizes, self.repeats = sizes, repeats
         self.rows: list[SweepRow] = []
-        self._job: ProcessJob | None = None
+        self._worker: ProcessWorker | None = None
         self._cancelled = False
-        self.timer = QTimer(self)
-        self.timer.setInterval(50)
-        self.timer.timeout.connect(self._on_tick)
+        self._error = ""
 
         self.start = QPushButton("Start", self)
         self.start.setToolTip("Time a full gradient in both modes at every size")
@@ -111,7 +110,7 @@ class ModesTab(QWidget):
 
     @property
     def running(self) -> bool:
-        return self._job is not None
+        return self._worker is not None
 
     @Slot()
     def start_sweep(self) -> None:
@@ -122,10 +121,13 @@ class ModesTab(QWidget):
         self.rows = []
         self._show_rows()
         self.bar.setValue(0)
-        self._cancelled = False
-        self._job = ProcessJob("engine.modes", "timing_sweep", sizes=tuple(self.sizes),
-                               repeats=self.repeats)
-        self.timer.start()
+        self._cancelled, self._error = False, ""
+        worker = self._worker = ProcessWorker(timing_sweep, interval_ms=50, parent=self,
+                                              sizes=tuple(self.sizes), repeats=self.repeats)
+        worker.yielded.connect(self._on_record)
+        worker.errored.connect(self._on_error)
+        worker.finished.connect(self._on_finished)
+        worker.start()
         self.start.setEnabled(False)
         self.cancel.setEnabled(True)
         self.state.setText("Starting…")
@@ -133,47 +135,41 @@ class ModesTab(QWidget):
 
     @Slot()
     def cancel_sweep(self) -> None:
-        if self._job is not None:
+        if self._worker is not None:
             self._cancelled = True
-            self._job.request_stop()
+            self._worker.abort()
             self.state.setText("Cancelling…")
 
     def stop(self) -> None:
         """End the sweep now (the window is closing)."""
-        if self._job is not None:
+        if self._worker is not None:
             self._cancelled = True
-            self._job.stop()
-            self._on_tick()
+            self._worker.stop()
+
+    @Slot(object)
+    def _on_record(self, record) -> None:
+        if isinstance(record, Progress):
+            self.bar.setValue(int(1000 * record.done / record.total))
+            self.state.setText(f"Timing N = {record.n:,}…")
+        else:
+            self.rows.append(record)
+            self._show_rows()
+
+    @Slot(str)
+    def _on_error(self, error: str) -> None:
+        self._error = error
 
     @Slot()
-    def _on_tick(self) -> None:
-        job = self._job
-        if job is None:
-            return
-        new_rows = False
-        for record in job.drain():
-            if isinstance(record, Progress):
-                self.bar.setValue(int(1000 * record.done / record.total))
-                self.state.setText(f"Timing N = {record.n:,}…")
-            else:
-                self.rows.append(record)
-                new_rows = True
-        if new_rows:
-            self._show_rows()
-        if job.finished:
-            self._finish(job)
-
-    def _finish(self, job: ProcessJob) -> None:
-        self._job = None
-        self.timer.stop()
+    def _on_finished(self) -> None:
+        self._worker = None
         self.start.setEnabled(True)
         self.cancel.setEnabled(False)
-        completed = not self._cancelled and job.error is None
+        completed = not self._cancelled and not self._error
         if completed:
             self.bar.setValue(1000)
             text = f"Done: {count(len(self.rows), 'size')} timed."
-        elif job.error:
-            text = f"The sweep failed: {job.error}"
+        elif self._error:
+            text = f"The sweep failed: {self._error}"
         else:
             text = f"Cancelled after {count(len(self.rows), 'size')}."
         self.state.setText(text)

@@ -1,5 +1,6 @@
 """The Rules tab: every rule proven, why autodiff is not a finite difference, and the
 current program checked against TensorFlow."""
+# size: __init__ lays out the tab's widgets top to bottom, in the order they show
 
 from __future__ import annotations
 

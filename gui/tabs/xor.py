@@ -32,7 +32,7 @@ from engine.nn import (
     predictions,
     train_xor,
 )
-from gui.jobs.process_job import ProcessJob
+from gui.jobs.worker import ProcessWorker
 from gui.tabs import plots
 from gui.tabs.network_view import NetworkView
 from gui.tabs.ranked_table import Column, RankedTable
@@ -115,13 +115,15 @@ class XorTab(QWidget):
         self.parameters: tuple[float, ...] | None = None
         self.message = ""   # why training cannot go on (it diverged or failed)
         self.warning = ""   # what a finished run did not do (learn XOR)
-        self._job: ProcessJob | None = None
+        self._worker: ProcessWorker | None = None
+        self._epochs_in: list = []  # records the worker yielded, not yet drawn
+        self._error = ""  # why the worker failed
         self._pausing = False
         self._started_at: float | None = None
         self._epochs_at_start = 0
         self._build_controls()
         self._build_views()
-        self.timer = QTimer(self)
+        self.timer = QTimer(self)  # frames at a steady rate while it trains
         self.timer.setInterval(FRAME_MS)
         self.timer.timeout.connect(self._on_frame)
         self.reset()
@@ -239,7 +241,7 @@ class XorTab(QWidget):
 
     @property
     def running(self) -> bool:
-        return self._job is not None
+        return self._worker is not None
 
     @property
     def epoch(self) -> int:
@@ -273,8 +275,15 @@ class XorTab(QWidget):
             return
         self.warning = ""
         lr, seed, hidden, activation = self._config()
-        self._job = ProcessJob("engine.nn", "train_xor", epochs=left, lr=lr, seed=seed,
-                               hidden=hidden, activation=activation, start=self.parameters)
+        worker = self._worker = ProcessWorker(train_xor, interval_ms=FRAME_MS, parent=self,
+                                              epochs=left, lr=lr, seed=seed, hidden=hidden,
+                                              activation=activation, start=self.parameters)
+        self._epochs_in = []
+        self._error = ""
+        worker.yielded.connect(self._on_epoch)
+        worker.errored.connect(self._on_error)
+        worker.finished.connect(self._on_finished)
+        worker.start()
         self._pausing = False
         self._started_at = None  # set by the first records: the child takes a while to start
         self.timer.start()
@@ -284,15 +293,14 @@ class XorTab(QWidget):
     @Slot()
     def pause(self) -> None:
         """Stop after the epochs already under way; the frames then collect the rest."""
-        if self._job is not None:
+        if self._worker is not None:
             self._pausing = True
-            self._job.request_stop()
+            self._worker.abort()
 
     def stop(self) -> None:
         """Stop the child now, keeping what it finished (resetting, closing the window)."""
-        if self._job is not None:
-            self._job.stop()
-            self._on_frame()
+        if self._worker is not None:
+            self._worker.stop()  # its last epochs, then finished
 
     @Slot()
     def step_epoch(self) -> None:
@@ -304,11 +312,21 @@ class XorTab(QWidget):
         self._absorb([record.loss], record)
         self._draw()
 
-    def _finish(self, job: ProcessJob) -> None:
-        self._job = None
+    @Slot(object)
+    def _on_epoch(self, record) -> None:
+        self._epochs_in.append(record)
+
+    @Slot(str)
+    def _on_error(self, error: str) -> None:
+        self._error = error
+
+    @Slot()
+    def _on_finished(self) -> None:
+        self._take_epochs()
+        self._worker = None
         self.timer.stop()
-        if job.error:
-            self.message = f"Training failed at epoch {self.epoch:,}: {job.error}"
+        if self._error:
+            self.message = f"Training failed at epoch {self.epoch:,}: {self._error}"
         if self.message:
             text = self.message
         elif self._pausing:
@@ -332,19 +350,17 @@ class XorTab(QWidget):
             else:
                 self.parameters = latest.parameters
 
+    def _take_epochs(self) -> None:
+        records, self._epochs_in = self._epochs_in, []
+        if records and self._started_at is None:
+            self._started_at = time.perf_counter()
+            self._epochs_at_start = self.epoch + len(records)
+        if records:
+            self._absorb([r.loss for r in records], records[-1])
+
     @Slot()
     def _on_frame(self) -> None:
-        job = self._job
-        if job is not None:
-            records = job.drain()
-            if records and self._started_at is None:
-                self._started_at = time.perf_counter()
-                self._epochs_at_start = self.epoch + len(records)
-            if records:
-                self._absorb([r.loss for r in records], records[-1])
-            if job.finished:
-                self._finish(job)
-                return
+        self._take_epochs()
         self._draw()
 
     # -- drawing -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 import engine.language.parser as parser_module
 import engine.language.program as program_module
 import engine.stepping as stepping_module
-from engine import ExpressionError, parse
+from engine import ExpressionError, _gc, parse
 from engine._gc import collector_paused
 from engine.engines import OwnRulesEngine
 from engine.nn import MLP, Neuron
@@ -20,9 +20,10 @@ from tests.engine.helpers import NEURON
 @pytest.fixture(autouse=True)
 def collector_enabled_after():
     yield
-    enabled = gc.isenabled()
+    enabled, frozen, held = gc.isenabled(), gc.get_freeze_count(), _gc.holders()
     gc.enable()
     assert enabled, "a test left the collector disabled"
+    assert frozen == 0 and held == 0, "a test left the pause held or objects frozen"
 
 
 @pytest.fixture
@@ -54,6 +55,39 @@ def test_collector_paused_restores_what_it_found():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_nested_pauses_freeze_once_and_unfreeze_once(monkeypatch):
+    calls = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(gc, "unfreeze", lambda: calls.append("unfreeze"))
+    with collector_paused():
+        with collector_paused():  # a parse inside a build: the same pause
+            assert _gc.holders() == 2
+        assert not gc.isenabled() and calls == ["freeze"]
+    assert gc.isenabled() and calls == ["freeze", "unfreeze"] and _gc.holders() == 0
+
+
+def test_garbage_made_while_paused_is_collected_afterwards():
+    import weakref
+
+    class Cycle:
+        def __init__(self):
+            self.me = self
+
+    before = Cycle()  # alive when the pause begins: frozen during it
+    refs = [weakref.ref(before)]
+    with collector_paused():
+        during = Cycle()
+        refs.append(weakref.ref(during))
+        del before, during
+        kept = [[k] for k in range(50_000)]  # enough to set off collections, were it on
+        assert all(ref() is not None for ref in refs)
+        gc.collect()  # even a collection asked for does not see what was frozen
+        assert refs[0]() is not None
+    del kept
+    gc.collect()
+    assert all(ref() is None for ref in refs)
 
 
 def test_collector_paused_enables_it_again_after_an_error():

@@ -1,5 +1,5 @@
 """GUI test set-up: settings in a temporary folder, modal dialogs that never block, and
-no test may leave a thread running."""
+no test may leave a child process running."""
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -34,13 +34,28 @@ def dialogs(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def no_threads_left(qapp):
+def no_child_left(qapp):
+    """No test may leave a worker or a child process running."""
     yield
-    from gui.jobs import process_job, threads
+    import multiprocessing
+    import threading
+    import time
+
+    from engine import _gc
+    from gui.jobs import process_job, worker
 
     qapp.processEvents()
-    assert not threads.running(), f"threads left running: {threads.running()}"
+    assert not worker.running(), f"workers left running: {worker.running()}"
+    assert _gc.holders() == 0, "a sliced task is left running"
     assert not process_job.running(), f"worker processes left: {process_job.running()}"
+    deadline = time.monotonic() + 5.0  # a child told to end may take a moment to exit
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not multiprocessing.active_children(), "child processes left running"
+    feeders = [t for t in threading.enumerate() if t.name == "process-job-feeder"]
+    for feeder in feeders:  # each ends once its job has ended
+        feeder.join(max(0.0, deadline - time.monotonic()))
+    assert not any(t.is_alive() for t in feeders), "a job's feeder thread is left"
 
 
 @pytest.fixture

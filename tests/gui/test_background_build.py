@@ -6,10 +6,10 @@ import time
 import pytest
 from PySide6.QtCore import Qt
 
-import gui.main_window
+import gui.window_files
 from benchmarks.build_gaps import chain_program
 from engine import ExpressionError, parse
-from gui.jobs import process_job
+from gui.jobs import process_job, worker
 from gui.jobs.program_build import BACKGROUND_CHARS
 from tests.gui.test_background_layout import Heartbeat
 
@@ -27,7 +27,7 @@ def test_building_200000_nodes_never_freezes_the_window_and_steps_at_once(window
     qtbot.waitUntil(lambda: window.session.program is not None
                     and window.session.program.source is text, timeout=180_000)
     end = time.perf_counter()
-    qtbot.wait(50)
+    heart.painted(qtbot, end)
     assert heart.longest_gap(start, end) < 0.5
     assert not window.building and not process_job.running()
     stepper = window.session.stepper
@@ -64,17 +64,16 @@ def test_a_new_build_ends_the_one_still_running(window, qtbot):
     loads = []
     window.session.loaded.connect(lambda: loads.append(window.session.program.source))
     first, second = BIG, BIG.replace("w = 0.9", "w = 0.8")
-    assert window.build(first)
-    qtbot.wait(100)
+    with qtbot.waitSignal(window.program_build.progress, timeout=60_000):
+        assert window.build(first)  # waits for a slice of it: the first is under way
     assert window.build(second)
     assert window.wait_for_build()
-    qtbot.wait(200)
+    assert not worker.running() and not process_job.running()  # nothing left to land
     assert loads == [second]
     assert window.session.program.inputs["w"].data == 0.8
     small = "x = 2\ny = x*x"
     assert window.build(BIG) and window.build(small)  # a quick build ends a big one too
-    qtbot.wait(200)
-    assert not window.building and loads[-1] == small
+    assert not window.building and not worker.running() and loads[-1] == small
 
 
 def test_cancel_keeps_the_last_program(window, qtbot):
@@ -83,8 +82,7 @@ def test_cancel_keeps_the_last_program(window, qtbot):
     assert window.cancel_build.isVisibleTo(window)
     assert not window.graph_tab.actions["step"].isEnabled()
     window.cancel_build.click()
-    assert not window.building and not process_job.running()
-    qtbot.wait(200)
+    assert not window.building and not process_job.running() and not worker.running()
     assert window.session.program is before
     assert window.graph_tab.actions["step"].isEnabled()
     assert not window.cancel_build.isVisibleTo(window)
@@ -95,9 +93,9 @@ def test_opening_a_big_file_reads_it_once_and_parses_it_in_the_child(window, tmp
     path = tmp_path / "big.expr"
     path.write_text(BIG, encoding="utf-8")
     parses, reads = [], []
-    parse, read = gui.main_window.parse, gui.main_window.read_program
-    monkeypatch.setattr(gui.main_window, "parse", lambda t: (parses.append(1), parse(t))[1])
-    monkeypatch.setattr(gui.main_window, "read_program",
+    parse, read = gui.window_files.parse, gui.window_files.read_program
+    monkeypatch.setattr(gui.window_files, "parse", lambda t: (parses.append(1), parse(t))[1])
+    monkeypatch.setattr(gui.window_files, "read_program",
                         lambda p: (reads.append(1), read(p))[1])
     before_text = window.editor.text()
     assert window.open_file(str(path))
@@ -174,7 +172,7 @@ def test_opening_a_200000_node_file_never_freezes_the_window(window, qtbot, tmp_
     assert window.open_file(str(path))
     qtbot.waitUntil(lambda: window.session.program is not None
                     and window.session.program.source == text, timeout=180_000)
-    qtbot.wait(100)  # the editor and the view take the new text and graph
+    heart.painted(qtbot, time.perf_counter())  # the editor and the view take the new text
     heart.timer.stop()
     assert heart.longest_gap(start, time.perf_counter()) < 0.5
     assert window.editor.text() == text

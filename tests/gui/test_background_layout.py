@@ -31,6 +31,11 @@ class Heartbeat:
         self.timer.timeout.connect(lambda: self.beats.append(time.perf_counter()))
         self.timer.start()
 
+    def painted(self, qtbot, after: float, beats: int = 3) -> None:
+        """Wait until the loop has gone round `beats` times since `after` (what was due,
+        such as a new scene's first paint, has then been handled)."""
+        qtbot.waitUntil(lambda: sum(t > after for t in self.beats) >= beats, timeout=10_000)
+
     def longest_gap(self, start: float, end: float) -> float:
         times = [start, *(t for t in self.beats if start < t < end), end]
         return max(b - a for a, b in zip(times, times[1:]))
@@ -46,7 +51,7 @@ def test_the_window_keeps_beating_while_a_20000_node_program_is_built_and_drawn(
     assert window.build(chain(LINES))
     assert window.building
     qtbot.waitUntil(lambda: not window.building and not tab.laying_out, timeout=120_000)
-    qtbot.wait(100)  # the new scene's first paint
+    heart.painted(qtbot, time.perf_counter())  # the new scene's first paint
     heart.timer.stop()
     assert len(window.session.stepper.forward_steps) > MAX_DRAWN - 5
     assert tab.scene.stepper is window.session.stepper

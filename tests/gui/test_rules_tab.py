@@ -10,6 +10,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from gui.jobs.tensorflow_checker import LOADING, READY, UNAVAILABLE, TensorFlowChecker
+from tests.gui import without_tensorflow
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +32,7 @@ def click_header(qtbot, table, column):
 def no_tensorflow(monkeypatch):
     """TensorFlow's import fails in the checker's child process, as on a machine
     without it."""
-    monkeypatch.setattr(TensorFlowChecker, "loader", ("tests.gui.without_tensorflow", "load"))
+    monkeypatch.setattr(TensorFlowChecker, "loader", staticmethod(without_tensorflow.load))
 
 
 def test_rule_plot_names_the_worst_case(window, qtbot, no_tensorflow):

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 
 from engine.history import LossHistory
 from engine.nn import DEFAULT_LR, train_xor
-from gui.jobs import process_job, threads
+from gui.jobs import process_job, worker
 
 
 def open_xor(window, qtbot):
@@ -95,7 +95,7 @@ def test_closing_mid_training_ends_the_worker(qtbot):
     qtbot.waitUntil(lambda: w.xor_tab.epoch > 10, timeout=30_000)
     w.close()
     assert not w.xor_tab.running
-    assert not threads.running() and not process_job.running()
+    assert not worker.running() and not process_job.running()
 
 
 def test_the_plot_gets_a_bounded_number_of_points_however_long_the_run(window, qtbot):

@@ -28,8 +28,7 @@ Coordinates are scene coordinates: x grows to the right (the layers), y grows do
 
 from __future__ import annotations
 
-import gc
-
+from engine._gc import collector_paused
 from gui.graph.layout.coordinates import coordinates
 from gui.graph.layout.ordering import crossings, order
 from gui.graph.layout.proper import LayeredGraph, make_proper
@@ -56,14 +55,9 @@ def layered_layout(sizes: list[tuple[float, float]],
     if budget is None:
         budget = max(3_000, n)
     # every list made here lives until the end: the collector would only rescan them
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         ranks = rank(n, edges)
         graph = make_proper(sizes, edges, ranks, budget)
         order(graph)
         ys = coordinates(graph)
         return route(graph, ys, radii)
-    finally:
-        if collecting:
-            gc.enable()

@@ -145,10 +145,7 @@ class Director:
         self.set_engine(engine)
         editor = self.window.editor
         replaced = self.replaced = editor.text() != text
-        editor.replace_text(text)  # Ctrl+Z brings back what was there
-        self.window.file_path = None
-        self.window.build(text)
-        self.window._set_title()
+        self.window.load_program(text)  # Ctrl+Z brings back what was there
         what = title or program_title(text)
         if not replaced:
             return f"the editor holds {what}, as it did"

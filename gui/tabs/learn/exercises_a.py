@@ -1,4 +1,5 @@
 """Exercises 1-3: the multiply rule, a long chain against calculus, accumulation."""
+# size: each exercise's __init__ lays out its widgets top to bottom, as they show
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
 )
 
 from engine.learn.code_export import FRAMEWORKS, TITLES
-from engine.learn.passes import MAX_N, PassCount, PassProgress
+from engine.learn.passes import MAX_N, PassCount, PassProgress, count_passes
 from engine.numbers import scientific
 from gui.graph.editor import PRESETS
-from gui.jobs.process_job import ProcessJob
+from gui.jobs.worker import ProcessWorker
 from gui.tabs.learn.common import Exercise, Feedback, monospace, number
 from gui.tabs.learn.director import NEURON
 from gui.tabs.learn.exercises_a import _intro
@@ -227,7 +227,8 @@ class PassesExercise(Exercise):
     def __init__(self, director, parent=None):
         super().__init__(director, parent)
         self.result: PassCount | None = None
-        self._job: ProcessJob | None = None
+        self._worker: ProcessWorker | None = None
+        self._error = ""
         self.n = QSpinBox(self)
         self.n.setRange(1, MAX_N)
         self.n.setValue(200)
@@ -244,9 +245,6 @@ class PassesExercise(Exercise):
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 1000)
         self.bar.setMaximumWidth(200)
-        self.timer = QTimer(self)
-        self.timer.setInterval(50)
-        self.timer.timeout.connect(self._on_tick)
         self.feedback = Feedback(self)
         row = QHBoxLayout()
         for widget in (QLabel("N =", self), self.n, self.start, self.cancel, self.bar):
@@ -261,48 +259,56 @@ class PassesExercise(Exercise):
 
     @property
     def running(self) -> bool:
-        return self._job is not None
+        return self._worker is not None
 
     @Slot()
     def count(self) -> None:
         if self.running:
             return
         self.result = None
-        self._job = ProcessJob("engine.learn.passes", "count_passes", n=self.n.value())
+        self._error = ""
+        worker = self._worker = ProcessWorker(count_passes, interval_ms=50, parent=self,
+                                              n=self.n.value())
+        worker.yielded.connect(self._on_record)
+        worker.errored.connect(self._on_error)
+        worker.finished.connect(self._on_finished)
         self.bar.setValue(0)
         self.start.setEnabled(False)
         self.cancel.setEnabled(True)
         self.feedback.say(f"Counting with N = {self.n.value():,}…")
-        self.timer.start()
+        worker.start()
 
     @Slot()
     def stop(self) -> None:
-        if self._job is not None:
-            self._job.stop()
+        if self._worker is not None:
+            worker, self._worker = self._worker, None
+            worker.cancel()
             self._finish("Cancelled.")
 
     def _finish(self, text: str = "") -> None:
-        self._job = None
-        self.timer.stop()
+        self._worker = None
         self.start.setEnabled(True)
         self.cancel.setEnabled(False)
         if text:
             self.feedback.say(text)
 
+    @Slot(object)
+    def _on_record(self, record) -> None:
+        if isinstance(record, PassProgress):
+            self.bar.setValue(int(1000 * record.done / record.n))
+        elif isinstance(record, PassCount):
+            self.result = record
+
+    @Slot(str)
+    def _on_error(self, error: str) -> None:
+        self._error = error
+
     @Slot()
-    def _on_tick(self) -> None:
-        job = self._job
-        if job is None:
-            return
-        for record in job.drain():
-            if isinstance(record, PassProgress):
-                self.bar.setValue(int(1000 * record.done / record.n))
-            elif isinstance(record, PassCount):
-                self.result = record
-        if not job.finished:
-            return
+    def _on_finished(self) -> None:
+        if self.sender() is not self._worker:
+            return  # cancelled
         if self.result is None:
-            self._finish(f"The count failed: {job.error or 'no result'}.")
+            self._finish(f"The count failed: {self._error or 'no result'}.")
             return
         r = self.result
         self.bar.setValue(1000)

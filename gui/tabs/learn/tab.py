@@ -1,5 +1,6 @@
 """The Learn tab: the lesson's sections in order, each with its words, its 'Show me'
 buttons and its exercise; progress remembered between sessions."""
+# size: __init__ lays out the tab's widgets top to bottom, in the order they show
 
 from __future__ import annotations
 

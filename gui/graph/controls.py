@@ -1,0 +1,147 @@
+"""The Graph tab's controls: the step buttons, the speed, the engine box, the phase,
+the legend and the line that says where a bug went wrong."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QAction, QKeySequence, QPainter
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QToolButton
+
+from engine.engines import CORRECT
+from engine.numbers import count, number
+from engine.pitfalls import NO_SORT, OVERWRITE
+
+SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
+
+
+def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float],
+                             by: str = "with this bug") -> str:
+    """'At the end: x has gradient 3 with this bug; the correct gradient is 9.' for
+    the inputs whose gradient differs (beyond rounding); '' when none does."""
+    differ = [(name, wrong[name], right[name]) for name in right
+              if not math.isclose(wrong[name], right[name], rel_tol=1e-9, abs_tol=1e-12)]
+    if not differ:
+        return ""
+    if len(differ) == 1:
+        name, bad, good = differ[0]
+        return (f"At the end: {name} has gradient {number(bad)} {by}; "
+                f"the correct gradient is {number(good)}.")
+    parts = [f"{name} has {number(bad)} (correct: {number(good)})"
+             for name, bad, good in differ[:SHOWN_WRONG]]
+    more = len(differ) - SHOWN_WRONG
+    if more > 0:
+        parts.append(f"{count(more, 'more input')} too")
+    return f"At the end, these gradients are wrong {by}: {'; '.join(parts)}."
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that ends in … when it has less room than its text needs; its
+    `text()` is the whole text."""
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.minimumWidth(), super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.minimumWidth(), super().sizeHint().height())
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        painter.setFont(self.font())
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             self.width())
+        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft
+                                          | Qt.AlignmentFlag.AlignVCenter), text)
+
+
+STEP_ACTIONS = [  # (key, text, shortcut, tip)
+    ("reset", "Reset", "Home", "Back to the start: no values, no gradients"),
+    ("back", "Step back", "Left", "Undo exactly one step"),
+    ("step", "Step", "Right", "Take one step of the forward, then the backward pass"),
+    ("play", "Play", "Space", "Step automatically at the chosen speed; again to pause"),
+    ("end", "Run to end", "End", "Take every remaining step"),
+]
+
+
+def step_actions(parent, bar: QHBoxLayout) -> dict[str, QAction]:
+    """The step actions by key (Play is checkable), each with a button added to `bar`."""
+    actions = {}
+    for key, text, shortcut, tip in STEP_ACTIONS:
+        action = QAction(text, parent)
+        action.setShortcut(QKeySequence(shortcut))
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setToolTip(f"{tip} ({shortcut})")
+        action.setStatusTip(tip)
+        button = QToolButton(parent)
+        button.setDefaultAction(action)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setObjectName(f"{key}_button")
+        bar.addWidget(button)
+        actions[key] = action
+    actions["play"].setCheckable(True)
+    return actions
+
+
+def speed_slider(parent) -> tuple[QSlider, QLabel]:
+    """Steps per second while playing, and the label that shows it."""
+    speed = QSlider(Qt.Orientation.Horizontal, parent)
+    speed.setRange(1, 30)
+    speed.setValue(4)
+    speed.setFixedWidth(90)
+    speed.setToolTip("Steps per second while playing")
+    label = QLabel(parent)
+    label.setMinimumWidth(label.fontMetrics().horizontalAdvance("30/s "))
+    return speed, label
+
+
+def engine_box(parent) -> QComboBox:
+    """The correct engine and the classic bugs (a user's engine is added when stepped)."""
+    box = QComboBox(parent)
+    box.setObjectName("bug")
+    # grows for "your engine: NAME" when a checked engine is stepped
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+    for text, key in (("correct", CORRECT), ("bug: = instead of +=", OVERWRITE),
+                      ("bug: no topological sort", NO_SORT)):
+        box.addItem(text, key)
+    box.setToolTip("Step the same program with a classic autograd bug switched on; "
+                   "the step where a gradient goes wrong is marked in red")
+    return box
+
+
+def phase_label(parent) -> ElidedLabel:
+    phase = ElidedLabel(parent)
+    phase.setObjectName("phase")
+    phase.setToolTip("Which pass is running, and how many of its steps are taken")
+    font = phase.font()
+    font.setBold(True)
+    phase.setFont(font)
+    # ends in … in a narrow window, instead of widening the window (or wrapping, which
+    # would make the graph below jump as the text changes)
+    phase.setMinimumWidth(phase.fontMetrics().horizontalAdvance("backward 8,888/8,888"))
+    return phase
+
+
+def legend_label(parent) -> QLabel:
+    legend = QLabel(
+        "<span style='color:#ea580c'>■</span> current step &nbsp; "
+        "<span style='color:#16a34a'>■</span> received a gradient &nbsp; "
+        "<span style='color:#2563eb'>- -</span> gradient sent to a parent: "
+        "local derivative × upstream gradient = contribution. "
+        "Drag to pan, wheel to zoom, click a box to inspect it.", parent)
+    legend.setWordWrap(True)
+    return legend
+
+
+def problem_label(parent) -> QLabel:
+    """Where a bug engine's gradients went wrong (hidden until then)."""
+    problem = QLabel(parent)
+    problem.setObjectName("problem")
+    problem.setWordWrap(True)
+    problem.setStyleSheet("color: #b91c1c; font-weight: bold;")
+    problem.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    # under a bug engine the message comes and goes while stepping: its room is kept,
+    # so that the graph above it never jumps
+    problem.setFixedHeight(3 * problem.fontMetrics().lineSpacing() + 4)
+    problem.hide()
+    return problem
