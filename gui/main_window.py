@@ -175,11 +175,11 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             self.constants_action.setChecked(saved.constants_as_nodes)
         shown = "your last program" if text is not None else "the lesson's neuron"
         if text is None:
-            text = DEFAULT_PROGRAM.read_text(encoding="utf-8")
+            text = read_program(DEFAULT_PROGRAM)
         if not self.load_program(text, self.file_path, undoable=False) \
                 and self.session.program is None:
             # keep the user's text and its error on screen, but show a working graph
-            self.session.load(parse(DEFAULT_PROGRAM.read_text(encoding="utf-8")))
+            self.session.load(parse(read_program(DEFAULT_PROGRAM)))
         if failed is not None:
             # stays above the editor until the user edits: never a status that a build's
             # "Built …" replaces at once
@@ -321,7 +321,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         else:
             self._show_error(error)
         if self.session.program is None:  # at start-up: show a working graph
-            self.session.load(parse(DEFAULT_PROGRAM.read_text(encoding="utf-8")))
+            self.session.load(parse(read_program(DEFAULT_PROGRAM)))
 
     def _show_error(self, e: ExpressionError) -> None:
         self.editor.show_error(e)
