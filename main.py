@@ -108,7 +108,7 @@ def _not_a_file(path: str) -> str | None:
     """Why the window must not open `path` (a FIFO, socket, device or folder, which
     could block or never end), or None. A missing or unreadable file opens the window
     with the reason shown there instead."""
-    from engine.files import NotARegularFile, check_regular
+    from engine.io.files import NotARegularFile, check_regular
 
     try:
         check_regular(path)
@@ -147,8 +147,8 @@ def _run_command(args: argparse.Namespace) -> int:
         quoted,
     )
     from engine import ExpressionError
-    from engine.files import ReadError
-    from engine.tensorflow_check import TensorFlowUnavailable
+    from engine.io.files import ReadError
+    from engine.checks.tensorflow_check import TensorFlowUnavailable
 
     try:
         code = args.run(args)
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
             from cli.common import EXIT_BAD_INPUT, fail
 
             return fail(refused, EXIT_BAD_INPUT)
-    from engine.files import ReadError
+    from engine.io.files import ReadError
     from gui.app import run
 
     try:

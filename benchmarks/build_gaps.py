@@ -35,7 +35,7 @@ def _build_once(window, text: str) -> dict:
     from PySide6.QtWidgets import QApplication
 
     from engine import parse
-    from engine.pitfalls import OVERWRITE
+    from engine.core.pitfalls import OVERWRITE
     from gui.graph.scene import GraphScene
 
     tab = window.graph_tab
@@ -131,7 +131,7 @@ def measure(sizes=(20_000, 200_000), repeats: int = 1) -> list[dict]:
     """One row per size: the median run's numbers (by longest gap)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from gui.app import application
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     app = application()
     window = MainWindow(remember=False)

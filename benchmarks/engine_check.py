@@ -13,7 +13,7 @@ ENGINES = {"tanh_rule.py (one wrong rule)": ROOT / "assets" / "engines" / "tanh_
 
 
 def _whole_check(path: str) -> float:
-    from engine.engine_check import CheckRun, finish_report
+    from engine.checks.engine_check import CheckRun, finish_report
 
     t0 = time.perf_counter()
     run = CheckRun(path)

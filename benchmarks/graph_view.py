@@ -42,7 +42,7 @@ def measure(sizes=(500, 1000, 5000), repeats: int = 5) -> list[dict]:
     from PySide6.QtWidgets import QApplication
 
     from engine import parse
-    from engine.stepping import Stepper
+    from engine.core.stepping import Stepper
     from gui.app import application
     from gui.graph.layout import layered_layout
     from gui.graph.scene import GraphScene

@@ -27,7 +27,7 @@ def step_in_window(n_nodes: int, steps: int = 30) -> dict:
     from PySide6.QtWidgets import QApplication
 
     from gui.app import application
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     application()
     window = MainWindow(remember=False)

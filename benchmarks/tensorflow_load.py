@@ -15,7 +15,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QTimer
 from gui.app import application
 from gui.jobs.tensorflow_checker import LOADING, READY, UNAVAILABLE
-from gui.main_window import MainWindow
+from gui.window.main_window import MainWindow
 
 app = application()
 w = MainWindow(remember=False)

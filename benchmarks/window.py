@@ -14,7 +14,7 @@ t0 = time.perf_counter()
 import os, sys
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from gui.app import application
-from gui.main_window import MainWindow
+from gui.window.main_window import MainWindow
 app = application()
 w = MainWindow(remember=False)
 w.show()

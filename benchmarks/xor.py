@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.nn import train_xor
+from engine.lesson.nn import train_xor
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,7 +38,7 @@ def window_rates(seconds: float = 5.0) -> tuple[float, float]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     from gui.app import application
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     app = application()
     window = MainWindow(remember=False)
@@ -80,9 +80,9 @@ def frame_costs(decimated=(1_000, 100_000, 10_000_000), whole=(1_000, 100_000, 1
     hands to pyqtgraph. On a shared machine the fastest frame is the steadier figure."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from engine.history import LossHistory
+    from engine.lesson.history import LossHistory
     from gui.app import application
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
     from gui.tabs import plots
 
     app = application()

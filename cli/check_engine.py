@@ -9,7 +9,7 @@ import math
 import sys
 
 from cli.common import CommandError, check_input
-from engine.engine_check import (
+from engine.checks.engine_check import (
     CHECKS,
     DEFAULT_TIMEOUT_S,
     CheckRun,

@@ -9,7 +9,7 @@ import sys
 
 from engine import Program, parse
 from engine.errors import shorten
-from engine.files import check_regular, read_program, read_stream
+from engine.io.files import check_regular, read_program, read_stream
 
 EXIT_FAILED = 1         # the command ran and found something wrong (train diverged)
 EXIT_BAD_INPUT = 2      # a bad program, file or argument

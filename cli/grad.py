@@ -8,11 +8,11 @@ import math
 
 from cli.common import load_program
 from engine import ExpressionError
-from engine.checks import central_difference
-from engine.engines import CORRECT
+from engine.checks.central_difference import central_difference
+from engine.core.engines import CORRECT
 from engine.numbers import number
-from engine.pitfalls import PITFALLS, pitfall_named
-from engine.stepping import Stepper
+from engine.core.pitfalls import PITFALLS, pitfall_named
+from engine.core.stepping import Stepper
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +41,7 @@ def gradient_report(args: argparse.Namespace) -> dict:
                 f"the gradient with respect to '{name}' is too large to represent", line, col)
         inputs[name] = {"value": leaf.data, "grad": leaf.grad}
     if args.tf:
-        from engine import tensorflow_check
+        from engine.checks import tensorflow_check
 
         for name, grad in tensorflow_check.gradients(program).items():
             inputs[name]["tf"] = grad

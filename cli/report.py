@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from engine.report import ReportData, ReportProgress, build_report, to_markdown
+from engine.lesson.report import ReportData, ReportProgress, build_report, to_markdown
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Iterable
 
 from cli.common import CommandError
-from engine.history import LossHistory
-from engine.nn import (
+from engine.lesson.history import LossHistory
+from engine.lesson.nn import (
     ACTIVATIONS,
     DEFAULT_ACTIVATION,
     DEFAULT_EPOCHS,

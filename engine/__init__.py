@@ -2,6 +2,6 @@
 
 from engine.errors import ExpressionError
 from engine.language import Program, parse
-from engine.value import Value, topological_order, zero_grad
+from engine.core.value import Value, topological_order, zero_grad
 
 __all__ = ["ExpressionError", "Program", "Value", "parse", "topological_order", "zero_grad"]

@@ -46,7 +46,7 @@ def run(path: str | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = application()
     _install_excepthook()
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     window = MainWindow(path)
     window.show()

@@ -1,8 +1,8 @@
-"""`debug(root)`: the window on a graph built in Python (see engine.graph_import)."""
+"""`debug(root)`: the window on a graph built in Python (see engine.io.graph_import)."""
 
 from __future__ import annotations
 
-from engine.graph_import import graph_program
+from engine.io.graph_import import graph_program
 
 
 def debug(root, block: bool = True, output_name: str = "out"):
@@ -13,12 +13,12 @@ def debug(root, block: bool = True, output_name: str = "out"):
     in the editor; a microgpt-style graph is stepped with its recorded local
     derivatives. With `block` (the default) this returns when the window is closed;
     pass False where an event loop already runs (IPython's `%gui qt`). Returns the
-    window. Raises engine.graph_import.GraphImportError, naming the node, for a graph
+    window. Raises engine.io.graph_import.GraphImportError, naming the node, for a graph
     this engine cannot step (an unknown op).
     """
     text, replay = graph_program(root, output_name)
     from gui.app import application
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     app = application()
     window = MainWindow(remember=False)

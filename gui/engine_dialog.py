@@ -1,6 +1,6 @@
 """File → Check an engine…: a user's autograd engine checked rule by rule.
 
-The file runs only in child processes (engine.engine_check.runner); this dialog reads
+The file runs only in child processes (engine.checks.engine_check.runner); this dialog reads
 their results through a ProcessWorker, so the window keeps drawing while a check hangs. A failing
 check's graph opens in the Graph tab, stepped as the user's engine did it.
 """
@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.assets import asset_path
-from engine.engine_check import CHECKS, DEFAULT_TIMEOUT_S, CheckRun, finish_report
-from engine.explain import number
+from engine.checks.engine_check import CHECKS, DEFAULT_TIMEOUT_S, CheckRun, finish_report
+from engine.core.explain import number
 from gui.jobs.engine_check_job import CheckRunSource
 from gui.jobs.worker import ProcessWorker
 

@@ -29,7 +29,7 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
 
     from gui.app import application
     from gui.jobs.tensorflow_checker import LOADING
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     app = application()
     window = MainWindow(expr, remember=False)
@@ -70,7 +70,7 @@ def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool =
 
     from gui.app import application
     from gui.graph.export import write_scene
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     app = application()
     window = MainWindow(None, remember=False)

@@ -21,7 +21,7 @@ from engine.language.program import (
     apply,
 )
 from engine.language.tokens import END, NAME, NUM, OP, SEP, Lines, Token, describe, tokenize
-from engine.value import Value
+from engine.core.value import Value
 
 MAX_CHARS = 1_000_000
 MAX_DEPTH = 200

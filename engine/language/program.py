@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from functools import cached_property
 from typing import NamedTuple
 
-from engine import ops
+from engine.core import ops
 from engine._gc import collector_paused
 from engine.errors import ExpressionError
 from engine.numbers import number
-from engine.value import Value, topological_order, zero_grad
+from engine.core.value import Value, topological_order, zero_grad
 
 INPUT, CONST = "input", "const"
 POW = ops.POWER.name          # x ** number: the exponent is the instruction's number
@@ -33,7 +33,7 @@ _APPLY = {op.name: getattr(Value, op.method) for op in ops.OPS}
 
 class Instruction(NamedTuple):
     """One graph node: `op` is 'input', 'const', or the name of an op of the table
-    (engine.ops: '**' with a number exponent, 'pow' with an exponent that depends on an
+    (engine.core.ops: '**' with a number exponent, 'pow' with an exponent that depends on an
     input, 'neg', a binary symbol, a function name); `args` index earlier instructions;
     `number` is the value of an input or constant, or the exponent of '**'; `line`/`col`
     locate the token that made it."""

@@ -13,7 +13,7 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gui.graph.layout.pieces import DrawingAssembler, layout_packed, pack_graph_steps
+from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
 from gui.graph.scene import GraphScene
 from gui.graph.spec import graph_spec_steps
 from gui.jobs.sliced import WAIT, SlicedTask

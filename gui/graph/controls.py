@@ -9,9 +9,9 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QToolButton
 
-from engine.engines import CORRECT
+from engine.core.engines import CORRECT
 from engine.numbers import count, number
-from engine.pitfalls import NO_SORT, OVERWRITE
+from engine.core.pitfalls import NO_SORT, OVERWRITE
 
 SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
 

@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
-from engine.files import write_atomic
+from engine.io.files import write_atomic
 
 MARGIN = 20.0
 MAX_PIXELS = 8000  # PNG side limit, so a huge graph cannot exhaust memory

@@ -7,7 +7,7 @@ import math
 
 from PySide6.QtWidgets import QTextBrowser
 
-from engine.explain import (
+from engine.core.explain import (
     display_name,
     expression,
     formula,
@@ -17,8 +17,8 @@ from engine.explain import (
     used_rule_text,
 )
 from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product, scientific
-from engine.stepping import BackwardStep, Stepper
-from engine.value import Value
+from engine.core.stepping import BackwardStep, Stepper
+from engine.core.value import Value
 
 WRONG = "#b91c1c"  # red: what the engine stepped gets wrong
 

@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine._gc import collector_paused
-from engine.explain import value_text
-from engine.stepping import BackwardStep, Stepper
-from engine.value import Value
+from engine.core.explain import value_text
+from engine.core.stepping import BackwardStep, Stepper
+from engine.core.value import Value
 from gui.graph.items import (
     BACKWARD,
     CURRENT,

@@ -8,10 +8,10 @@ from types import MappingProxyType
 from PySide6.QtCore import QObject, Signal
 
 from engine import Program
-from engine.engine_check.replay import RecordedEngine, recorded_engine
-from engine.engines import CORRECT, Engine
-from engine.stepping import Stepper
-from engine.value import Value
+from engine.checks.engine_check.replay import RecordedEngine, recorded_engine
+from engine.core.engines import CORRECT, Engine
+from engine.core.stepping import Stepper
+from engine.core.value import Value
 
 RESTEP_AT = 5_000  # a program with more nodes gets a new engine's stepper in slices
 
@@ -32,7 +32,7 @@ class Session(QObject):
         self.stepper: Stepper | None = None
         self.source_name = ""
         self.generation = 0  # counts loads, so results for an old program can be told apart
-        self.engine: Engine = CORRECT  # the engine the stepper runs (see engine.engines)
+        self.engine: Engine = CORRECT  # the engine the stepper runs (see engine.core.engines)
         # the last user's engine replayed (it runs only the program it was recorded on)
         self.recorded: RecordedEngine | None = None
         self._roles: tuple[Program, MappingProxyType] | None = None  # (for, roles)
@@ -55,7 +55,7 @@ class Session(QObject):
 
     def load_recorded(self, replay: dict, engine_name: str) -> str:
         """Load a check's failing case, stepped as the user's engine (named
-        `engine_name`) did it (see engine.engine_check.replay); returns a note, '' if
+        `engine_name`) did it (see engine.checks.engine_check.replay); returns a note, '' if
         the replay is exact."""
         program, engine, note = recorded_engine(replay, label=engine_name)
         self.recorded = self.engine = engine
@@ -84,7 +84,7 @@ class Session(QObject):
         self.loaded.emit()
 
     def set_engine(self, engine: Engine) -> None:
-        """Step the same program with `engine` (see engine.engines): the correct one, a
+        """Step the same program with `engine` (see engine.core.engines): the correct one, a
         classic bug, a learner's rule, a user's engine replayed. One that cannot step
         the program (a user's engine recorded on another) changes nothing.
 

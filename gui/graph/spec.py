@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine._gc import collector_paused
-from engine.explain import expression, number, op_symbol
+from engine.core.explain import expression, number, op_symbol
 from engine.numbers import agrees
 from engine.numbers import number as digits
 from engine.numbers import operand as bracketed
-from engine.stepping import Stepper
-from engine.value import Value
+from engine.core.stepping import Stepper
+from engine.core.value import Value
 from gui.graph.items import OP_D, VALUE_H, VALUE_W, label_size, op_width
 
 LARGE = 1500      # above this many nodes, labels show only when zoomed in

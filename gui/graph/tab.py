@@ -7,8 +7,8 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.numbers import count
-from engine.stepping import gradients_with
-from engine.value import Value
+from engine.core.stepping import gradients_with
+from engine.core.value import Value
 from gui.graph.background_drawing import DRAWING, BackgroundDrawing, Tidy
 from gui.graph.controls import (
     STEP_ACTIONS,

@@ -16,7 +16,7 @@ import time
 from PySide6.QtCore import QObject, QTimer, Slot
 
 from engine import Program
-from engine.stepping import Stepper
+from engine.core.stepping import Stepper
 from gui.jobs.sliced import SlicedTask
 
 SLICE_S = 0.008      # freeing per tick: the window draws in between

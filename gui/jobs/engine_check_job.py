@@ -1,4 +1,4 @@
-"""A user's engine under check (engine.engine_check.CheckRun) as a ProcessWorker's source.
+"""A user's engine under check (engine.checks.engine_check.CheckRun) as a ProcessWorker's source.
 
 CheckRun runs the file in child processes of its own, one after another (a new one after
 a check that hangs past its time limit), which the command line reads in its own loop.
@@ -9,7 +9,7 @@ gives it ProcessJob's reading interface. Records: ("running", name) when a check
 
 from __future__ import annotations
 
-from engine.engine_check import CheckRun
+from engine.checks.engine_check import CheckRun
 
 
 class CheckRunSource:

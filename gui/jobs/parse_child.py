@@ -12,7 +12,7 @@ from array import array
 from collections.abc import Iterator
 
 from engine import ExpressionError, parse
-from engine.value import topological_order
+from engine.core.value import topological_order
 
 INSTRUCTIONS_PER_PIECE = 5_000  # a piece unpickled and made Instructions in ~10 ms
 

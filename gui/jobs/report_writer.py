@@ -30,7 +30,7 @@ class ReportWriter(QObject):
         if self.running:
             return
         # here, not at the top: the report needs numpy, which the window's start does not
-        from engine.report import build_report
+        from engine.lesson.report import build_report
 
         self._folder, self._data, self._error = folder, None, ""
         worker = self._worker = ProcessWorker(build_report, interval_ms=100, parent=self,
@@ -49,7 +49,7 @@ class ReportWriter(QObject):
 
     @Slot(object)
     def _on_record(self, record) -> None:
-        from engine.report import ReportData, ReportProgress
+        from engine.lesson.report import ReportData, ReportProgress
 
         if isinstance(record, ReportProgress):
             self.progress.emit(record.done, record.total + 1, record.text)

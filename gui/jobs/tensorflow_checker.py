@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine import tensorflow_check as tfc
+from engine.checks import tensorflow_check as tfc
 from gui.jobs.tensorflow_child import CheckResult, serve
 from gui.jobs.worker import ProcessWorker
 

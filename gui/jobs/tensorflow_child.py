@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import ExpressionError
-from engine import tensorflow_check as tfc
+from engine.checks import tensorflow_check as tfc
 from gui.jobs.process_child import received_kwargs
 
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from engine.nn import unpack
+from engine.lesson.nn import unpack
 
 POSITIVE = QColor("#2563eb")
 NEGATIVE = QColor("#ea580c")

@@ -14,11 +14,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from engine.checks import StepError
-from engine.modes import SweepRow, break_even_words
-from engine.nn import XOR, decision_surface
+from engine.checks.central_difference import StepError
+from engine.lesson.modes import SweepRow, break_even_words
+from engine.lesson.nn import XOR, decision_surface
 from engine.numbers import count, number, scientific
-from engine.rules import TOLERANCE, RuleError, worst
+from engine.lesson.rules import TOLERANCE, RuleError, worst
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
 BAR = QColor("#2563eb")

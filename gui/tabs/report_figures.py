@@ -44,7 +44,7 @@ def _save(widget, path: Path) -> bool:
 def write_figures(data, folder: str | os.PathLike) -> list[Path]:
     """rules.png, modes.png and xor.png for a ReportData, in `folder`; returns the paths
     written. Needs a QApplication (offscreen is fine)."""
-    from engine.nn import DEFAULT_ACTIVATION
+    from engine.lesson.nn import DEFAULT_ACTIVATION
     from gui.tabs import plots
 
     folder = Path(folder)
@@ -72,8 +72,8 @@ def write_figures(data, folder: str | os.PathLike) -> list[Path]:
 
 def write_report(data, folder: str | os.PathLike) -> list[Path]:
     """report.md and the three figures in `folder` (made if missing)."""
-    from engine.files import write_atomic
-    from engine.report import to_markdown
+    from engine.io.files import write_atomic
+    from engine.lesson.report import to_markdown
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.history import LossHistory
-from engine.nn import (
+from engine.lesson.history import LossHistory
+from engine.lesson.nn import (
     ACTIVATIONS,
     DEFAULT_EPOCHS,
     DEFAULT_LR,

@@ -11,7 +11,7 @@ from pathlib import Path
 import micrograd.engine
 import pytest
 
-from engine.engine_check import CHECKS, CheckRun, EngineLoadError, finish_report
+from engine.checks.engine_check import CHECKS, CheckRun, EngineLoadError, finish_report
 
 ENGINES = Path(__file__).parent / "engines"
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,9 @@ import math
 import pytest
 
 from engine import parse
-from engine.checks import STEP_SIZES, central_difference, step_size_errors
-from engine.reference import reference_derivative
-from engine.rules import CASES, TOLERANCE, rule_errors, worst
+from engine.checks.central_difference import STEP_SIZES, central_difference, step_size_errors
+from engine.checks.reference import reference_derivative
+from engine.lesson.rules import CASES, TOLERANCE, rule_errors, worst
 from tests.engine.helpers import NEURON
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.files import MAX_FILE_BYTES, NotARegularFile, read_program, read_stream
+from engine.io.files import MAX_FILE_BYTES, NotARegularFile, read_program, read_stream
 from tests.engine.helpers import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import pytest
 
 import main
 from cli import train as cli_train
-from engine.nn import train_xor
+from engine.lesson.nn import train_xor
 
 
 @pytest.mark.parametrize("text", ["nan", "inf", "-inf", "1e308", "1e400", "0", "-1", "abc",

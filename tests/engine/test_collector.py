@@ -8,12 +8,12 @@ import pytest
 
 import engine.language.parser as parser_module
 import engine.language.program as program_module
-import engine.stepping as stepping_module
+import engine.core.stepping as stepping_module
 from engine import ExpressionError, _gc, parse
 from engine._gc import collector_paused
-from engine.engines import OwnRulesEngine
-from engine.nn import MLP, Neuron
-from engine.stepping import Stepper
+from engine.core.engines import OwnRulesEngine
+from engine.lesson.nn import MLP, Neuron
+from engine.core.stepping import Stepper
 from tests.engine.helpers import NEURON
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.engine_check.replay import RecordedEngine, recorded_engine
-from engine.stepping import Stepper
+from engine.checks.engine_check.replay import RecordedEngine, recorded_engine
+from engine.core.stepping import Stepper
 
 DIAMOND = "x = 2.0\nb = x * 3\nc = b * 2\nout = b + c"  # instructions: x 3 b 2 c out
 

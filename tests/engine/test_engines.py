@@ -1,5 +1,5 @@
 """The engine strategy: the correct engine, the three classic bugs, a learner's multiply
-rule and a user's replayed engine are objects of one protocol (engine.engines.Engine),
+rule and a user's replayed engine are objects of one protocol (engine.core.engines.Engine),
 and each gives the lesson's numbers through the same stepper."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from engine import parse
-from engine.engine_check.replay import RecordedEngine, recorded_engine
-from engine.engines import CORRECT, Engine, OwnRulesEngine
-from engine.learn.multiply_rule import LearnerMultiplyRule
-from engine.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE, PITFALLS, pitfall_named
-from engine.stepping import Stepper, backward_plan, first_wrong_step, gradients_with
+from engine.checks.engine_check.replay import RecordedEngine, recorded_engine
+from engine.core.engines import CORRECT, Engine, OwnRulesEngine
+from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
+from engine.core.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE, PITFALLS, pitfall_named
+from engine.core.stepping import Stepper, backward_plan, first_wrong_step, gradients_with
 from tests.engine.helpers import NEURON
 
 A_PLUS_A = "a = 3.0\nb = a + a"

@@ -4,7 +4,7 @@ bracketed, '≈' where the rounded numbers do not work out, round-off named as s
 from hypothesis import HealthCheck, given, settings
 
 from engine import ExpressionError, parse
-from engine.explain import expression, formula, roundoff, rule_text, value_text
+from engine.core.explain import expression, formula, roundoff, rule_text, value_text
 from tests.engine.helpers import NEURON
 from tests.engine.strategies import programs
 

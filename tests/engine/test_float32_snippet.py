@@ -2,7 +2,7 @@
 it is shown only under that program. (No TensorFlow needed to tell.)"""
 
 from engine.language import parse
-from engine.tensorflow_check import LESSON_NEURON, snippet_applies
+from engine.checks.tensorflow_check import LESSON_NEURON, snippet_applies
 from tests.engine.helpers import NEURON
 
 

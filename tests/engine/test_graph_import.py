@@ -10,7 +10,7 @@ import micrograd.engine as mg
 import pytest
 
 from engine import Value, parse
-from engine.graph_import import GraphImportError, graph_program
+from engine.io.graph_import import GraphImportError, graph_program
 
 ENGINES = Path(__file__).parent / "engines"
 

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from engine.history import LossHistory
-from engine.nn import rises
+from engine.lesson.history import LossHistory
+from engine.lesson.nn import rises
 
 
 def test_a_short_run_keeps_every_loss_exactly():

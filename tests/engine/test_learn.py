@@ -10,14 +10,14 @@ import sys
 import pytest
 
 from engine import ExpressionError, parse
-from engine.learn import chain_check
-from engine.learn.accumulation import accumulate
-from engine.learn.code_export import FRAMEWORKS, script
-from engine.learn.formula import Formula
-from engine.learn.gradient_step import default_parameters, gradient_step, with_inputs
-from engine.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
-from engine.learn.passes import PassCount, count_passes
-from engine.stepping import Stepper, first_wrong_step, gradients_with
+from engine.lesson.learn import chain_check
+from engine.lesson.learn.accumulation import accumulate
+from engine.lesson.learn.code_export import FRAMEWORKS, script
+from engine.lesson.learn.formula import Formula
+from engine.lesson.learn.gradient_step import default_parameters, gradient_step, with_inputs
+from engine.lesson.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
+from engine.lesson.learn.passes import PassCount, count_passes
+from engine.core.stepping import Stepper, first_wrong_step, gradients_with
 from tests.engine.helpers import NEURON
 
 

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from engine.forward_mode import Dual, forward_gradient, jvp
-from engine.modes import (
+from engine.core.forward_mode import Dual, forward_gradient, jvp
+from engine.lesson.modes import (
     SIZES,
     Problem,
     Progress,
@@ -17,7 +17,7 @@ from engine.modes import (
     sweep_rows,
     timing_sweep,
 )
-from engine.modes import (
+from engine.lesson.modes import (
     forward_gradient as forward_mode_gradient,
 )
 

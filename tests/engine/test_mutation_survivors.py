@@ -1,5 +1,5 @@
-"""Exact values for what mutation testing found unchecked in engine/value.py,
-engine/stepping.py, engine/pitfalls.py and engine/numbers.py (mutmut 3, `uv run mutmut
+"""Exact values for what mutation testing found unchecked in engine/core/value.py,
+engine/core/stepping.py, engine/core/pitfalls.py and engine/numbers.py (mutmut 3, `uv run mutmut
 run --max-children 1`, configured in pyproject.toml). Each test names the mutants it
 kills. The survivors left are equivalent, for the reasons at the end of this file."""
 
@@ -10,10 +10,10 @@ from decimal import Decimal, getcontext
 import pytest
 
 from engine import parse
-from engine.engines import CORRECT, OwnRulesEngine
+from engine.core.engines import CORRECT, OwnRulesEngine
 from engine.numbers import agrees, not_finite, number, operand, product
-from engine.pitfalls import NO_SORT, OVERWRITE, pitfall_named
-from engine.stepping import (
+from engine.core.pitfalls import NO_SORT, OVERWRITE, pitfall_named
+from engine.core.stepping import (
     Contribution,
     Stepper,
     _final_gradients_in_slices,
@@ -21,7 +21,7 @@ from engine.stepping import (
     first_wrong_step,
     gradient_error,
 )
-from engine.value import Value, sigmoid, topological_order
+from engine.core.value import Value, sigmoid, topological_order
 from tests.engine.helpers import PRESETS
 from tests.engine.test_value import deep_graph, stack_walks  # noqa: F401 (a fixture)
 

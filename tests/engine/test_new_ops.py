@@ -10,13 +10,13 @@ import math
 import pytest
 
 from engine import ExpressionError, Value, parse
-from engine.checks import central_difference
-from engine.explain import expression, formula, op_symbol, rule_text
-from engine.forward_mode import Dual, program_jvp
-from engine.graph_import import graph_program
-from engine.learn.code_export import script
-from engine.reference import reference_derivative
-from engine.rules import rule_errors
+from engine.checks.central_difference import central_difference
+from engine.core.explain import expression, formula, op_symbol, rule_text
+from engine.core.forward_mode import Dual, program_jvp
+from engine.io.graph_import import graph_program
+from engine.lesson.learn.code_export import script
+from engine.checks.reference import reference_derivative
+from engine.lesson.rules import rule_errors
 
 # (program, input, d out/d input by calculus)
 GRADIENTS = [

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.nn import (
+from engine.lesson.nn import (
     MLP,
     XOR,
     decision_surface,
@@ -65,7 +65,7 @@ def test_rises_as_the_lesson_counts_them(default_run):
     count, largest = rises([r.loss for r in default_run])
     assert count == 27  # the lesson: 27 of 2,999
     # the lesson's largest rise is 0.010974: no order of the four rows' gradients gives
-    # it (see engine.nn.xor_loss and the report); this order gives
+    # it (see engine.lesson.nn.xor_loss and the report); this order gives
     assert f"{largest:.6f}" == "0.010852"
 
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import assume, given, settings
 
 from engine import ExpressionError, parse
-from engine.checks import central_difference
+from engine.checks.central_difference import central_difference
 from tests.engine.strategies import programs
 
 ATOL, RTOL = 1e-5, 1e-3  # torch.autograd.gradcheck's tolerances

@@ -5,10 +5,10 @@ import io
 
 import pytest
 
-import engine.files
+import engine.io.files
 import main
 from cli.common import quoted
-from engine.files import ReadError, read_program
+from engine.io.files import ReadError, read_program
 
 
 def test_a_missing_file_is_a_read_error(tmp_path):
@@ -25,7 +25,7 @@ def test_a_failing_read_keeps_its_reason_and_names_the_file(tmp_path, monkeypatc
     def broken(*args):
         raise OSError(errno.EIO, "Input/output error")  # no file name, as read() says it
 
-    monkeypatch.setattr(engine.files.os, "fdopen", broken)
+    monkeypatch.setattr(engine.io.files.os, "fdopen", broken)
     with pytest.raises(ReadError) as info:
         read_program(path)
     assert (info.value.errno, info.value.strerror, info.value.filename) == (

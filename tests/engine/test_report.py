@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.report import EXACT, KNOWN, MEASURED, compute, to_markdown
+from engine.lesson.report import EXACT, KNOWN, MEASURED, compute, to_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,7 +73,7 @@ def test_report_command_writes_markdown_and_figures(tmp_path):
 
 def test_report_runs_without_tensorflow():
     code = ("import sys; sys.modules['tensorflow'] = None\n"
-            "from engine.report import compute, to_markdown\n"
+            "from engine.lesson.report import compute, to_markdown\n"
             "d = compute(quick=True)\nprint(to_markdown(d, figures=False))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, timeout=600)

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-import engine.files
-from engine.files import NotARegularFile, remove_stale_temporaries, write_atomic
+import engine.io.files
+from engine.io.files import NotARegularFile, remove_stale_temporaries, write_atomic
 
 
 def temporaries(folder):
@@ -56,7 +56,7 @@ def test_a_failed_save_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatc
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(engine.files.os, failing, broken)
+    monkeypatch.setattr(engine.io.files.os, failing, broken)
     with pytest.raises(OSError):
         write_atomic(path, "new\n")
     monkeypatch.undo()
@@ -106,7 +106,7 @@ def test_a_kill_during_a_save_is_cleaned_up_by_the_next(tmp_path):
     path.write_text("x = 1\n", encoding="utf-8")
     script = (
         "import os, sys, time\n"
-        "import engine.files as files\n"
+        "import engine.io.files as files\n"
         "def hang(fd):\n"
         "    print('writing', flush=True); time.sleep(600)\n"
         "files.os.fsync = hang\n"

@@ -5,9 +5,9 @@ import math
 import pytest
 
 from engine import Value, parse
-from engine.engines import CORRECT
-from engine.pitfalls import NO_SORT, OVERWRITE
-from engine.stepping import Stepper
+from engine.core.engines import CORRECT
+from engine.core.pitfalls import NO_SORT, OVERWRITE
+from engine.core.stepping import Stepper
 from tests.engine.helpers import NEURON
 
 

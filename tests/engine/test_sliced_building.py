@@ -3,10 +3,10 @@
 import pytest
 
 from engine import parse
-from engine.engines import CORRECT
+from engine.core.engines import CORRECT
 from engine.language.program import Program, build_values, values_in_slices
-from engine.pitfalls import NO_SORT, OVERWRITE
-from engine.stepping import Stepper
+from engine.core.pitfalls import NO_SORT, OVERWRITE
+from engine.core.stepping import Stepper
 
 TEXT = """x = 0.5; w = -0.3; b = 0.1
 z = x*w + b + x
@@ -86,7 +86,7 @@ def test_a_stepper_given_its_order_is_made_in_slices_like_the_stepper(every):
 
 @pytest.mark.parametrize("every", [1, 2, 3, 7, 1000])
 def test_the_plan_index_made_in_slices_is_the_index_made_at_once(every):
-    from engine.stepping import _PlanIndex
+    from engine.core.stepping import _PlanIndex
 
     program = parse(TEXT + "q = z*z*z + z*loss\n")
     steps = Stepper(program.output).backward_steps

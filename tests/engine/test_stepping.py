@@ -4,9 +4,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine import ExpressionError, parse
-from engine.engines import CORRECT
-from engine.pitfalls import NO_SORT, OVERWRITE, pitfall_named
-from engine.stepping import Stepper, backward_plan
+from engine.core.engines import CORRECT
+from engine.core.pitfalls import NO_SORT, OVERWRITE, pitfall_named
+from engine.core.stepping import Stepper, backward_plan
 from tests.engine.helpers import NEURON
 from tests.engine.strategies import programs
 

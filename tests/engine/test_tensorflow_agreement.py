@@ -4,7 +4,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 from engine import ExpressionError, parse
-from engine.tensorflow_check import cross_check, gradients, lesson_float32
+from engine.checks.tensorflow_check import cross_check, gradients, lesson_float32
 from tests.engine.helpers import NEURON
 from tests.engine.strategies import programs
 

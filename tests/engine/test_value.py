@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Value, topological_order, zero_grad
-from engine import value as value_module
-from engine.value import _walk_with_stack
+from engine.core import value as value_module
+from engine.core.value import _walk_with_stack
 
 
 def derivative(f, x0):

@@ -60,7 +60,7 @@ def no_child_left(qapp):
 
 @pytest.fixture
 def window(qtbot):
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     w = MainWindow(remember=False)
     qtbot.addWidget(w)

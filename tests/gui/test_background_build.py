@@ -6,7 +6,7 @@ import time
 import pytest
 from PySide6.QtCore import Qt
 
-import gui.window_files
+import gui.window.files
 from benchmarks.build_gaps import chain_program
 from engine import ExpressionError, parse
 from gui.jobs import process_job, worker
@@ -93,9 +93,9 @@ def test_opening_a_big_file_reads_it_once_and_parses_it_in_the_child(window, tmp
     path = tmp_path / "big.expr"
     path.write_text(BIG, encoding="utf-8")
     parses, reads = [], []
-    parse, read = gui.window_files.parse, gui.window_files.read_program
-    monkeypatch.setattr(gui.window_files, "parse", lambda t: (parses.append(1), parse(t))[1])
-    monkeypatch.setattr(gui.window_files, "read_program",
+    parse, read = gui.window.files.parse, gui.window.files.read_program
+    monkeypatch.setattr(gui.window.files, "parse", lambda t: (parses.append(1), parse(t))[1])
+    monkeypatch.setattr(gui.window.files, "read_program",
                         lambda p: (reads.append(1), read(p))[1])
     before_text = window.editor.text()
     assert window.open_file(str(path))
@@ -108,7 +108,7 @@ def test_opening_a_big_file_reads_it_once_and_parses_it_in_the_child(window, tmp
 
 
 def test_a_big_program_is_stepped_with_a_bug_without_holding_the_window(window, qtbot):
-    from engine.pitfalls import OVERWRITE
+    from engine.core.pitfalls import OVERWRITE
     from tests.gui.test_background_layout import LINES, Heartbeat, chain
 
     assert window.build(chain(LINES))  # about 20,000 nodes
@@ -131,8 +131,8 @@ def test_a_big_program_is_stepped_with_a_bug_without_holding_the_window(window, 
 
 
 def test_cancelling_a_bug_being_prepared_puts_the_engine_back(window, qtbot):
-    from engine.engines import CORRECT
-    from engine.pitfalls import NO_SORT
+    from engine.core.engines import CORRECT
+    from engine.core.pitfalls import NO_SORT
     from tests.gui.test_background_layout import LINES, chain
 
     assert window.build(chain(LINES // 2))
@@ -151,7 +151,7 @@ def test_cancelling_a_bug_being_prepared_puts_the_engine_back(window, qtbot):
 
 
 def test_the_parser_process_sends_the_order_the_stepper_walks():
-    from engine.value import topological_order
+    from engine.core.value import topological_order
     from gui.jobs.parse_child import parse_pieces
 
     text = "x = 0.5; w = -0.3\nz = x*w + x\ny = tanh(z) * z + w*w\n"

@@ -10,7 +10,7 @@ import pytest
 
 import cli.report
 import main
-from engine.report import ReportProgress, compute
+from engine.lesson.report import ReportProgress, compute
 from tests.engine.helpers import PRESETS
 
 NEURON_FILE = str(PRESETS / "01-neuron.expr")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine import Value
-from engine.engine_check.replay import RecordedEngine
-from engine.nn import MLP
+from engine.checks.engine_check.replay import RecordedEngine
+from engine.lesson.nn import MLP
 from gui import debug
 
 ENGINES = Path(__file__).resolve().parents[1] / "engine" / "engines"

@@ -4,7 +4,7 @@ nothing else holds them."""
 import weakref
 
 from engine import parse
-from engine.stepping import Stepper
+from engine.core.stepping import Stepper
 from gui.jobs import disposal as disposal_module
 from gui.jobs.disposal import Disposal
 from tests.gui.test_background_layout import chain

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from engine.engine_check import CHECKS
-from engine.engine_check.replay import RecordedEngine
-from engine.engines import CORRECT
+from engine.checks.engine_check import CHECKS
+from engine.checks.engine_check.replay import RecordedEngine
+from engine.core.engines import CORRECT
 from gui import engine_dialog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,7 +136,7 @@ def test_cancel_stops_the_child(window, qtbot, tmp_path):
 
 
 def test_closing_the_window_stops_a_check(qtbot, tmp_path):
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     path = tmp_path / "engine.py"
     path.write_text(HANG)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import main
 from engine import parse
-from engine.stepping import Stepper
+from engine.core.stepping import Stepper
 
 ROOT = Path(__file__).resolve().parents[2]
 NEURON = ROOT / "assets" / "presets" / "01-neuron.expr"

@@ -7,10 +7,10 @@ from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import QApplication
 
-from engine.pitfalls import NO_SORT, OVERWRITE
+from engine.core.pitfalls import NO_SORT, OVERWRITE
 from gui.graph.editor import PRESETS
 from gui.graph.tab import wrong_gradients_sentence
-from gui.main_window import MainWindow
+from gui.window.main_window import MainWindow
 
 SMALL = "x = 2.0\nb = x*3\nc = b*2\nd = b + c\n"
 CHAIN = "x = 0.5\na0 = tanh(x)\n" + "".join(f"a{k} = tanh(a{k - 1})\n" for k in range(1, 60))

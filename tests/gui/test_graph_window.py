@@ -10,7 +10,7 @@ from PySide6.QtGui import QImage
 from engine import parse
 from gui.graph.editor import PRESETS, list_presets
 from gui.graph.spec import LARGE
-from gui.main_window import MainWindow
+from gui.window.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 

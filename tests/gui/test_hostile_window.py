@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine.language import MAX_CHARS
 from gui import settings as remembered
-from gui.main_window import DEFAULT_PROGRAM, MainWindow
+from gui.window.main_window import DEFAULT_PROGRAM, MainWindow
 from tests.engine.helpers import PRESETS
 
 NEURON = DEFAULT_PROGRAM.read_text(encoding="utf-8")

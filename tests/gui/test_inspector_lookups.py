@@ -4,7 +4,7 @@ once per stepper, and the inspector's words are what they always were."""
 
 import pytest
 
-from engine.pitfalls import OVERWRITE
+from engine.core.pitfalls import OVERWRITE
 from gui.graph.inspector import describe_node
 
 

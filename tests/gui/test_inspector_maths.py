@@ -3,7 +3,7 @@ node and its z (round-off, shown as ≈ 0 with the exact figure and why), a cube
 a division with the program's own names, big numbers in scientific notation, no -0."""
 
 from engine import parse
-from engine.stepping import Stepper
+from engine.core.stepping import Stepper
 from gui.graph.inspector import describe_node
 from gui.graph.spec import contribution_label
 from tests.engine.helpers import NEURON
@@ -113,7 +113,7 @@ def test_a_users_engine_replayed_shows_its_local_derivative_and_the_right_one(wi
 
 def test_a_number_of_the_program_is_called_a_constant_in_the_local_derivatives():
     from engine import parse
-    from engine.stepping import Stepper
+    from engine.core.stepping import Stepper
     from gui.graph.inspector import describe_node
 
     program = parse("x = 2\nb = x + 1\ny = b*2")

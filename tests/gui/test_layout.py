@@ -161,7 +161,7 @@ def test_edges_must_go_forward():
 
 
 def test_a_drawing_sent_in_pieces_comes_back_whole():
-    from gui.graph.layout import pieces
+    from gui.graph.layout import transfer as pieces
 
     sizes, edges = program_graph(random_parents(random.Random(3), 400, 0.5))
     radii = [15.0 if size == OP else 0.0 for size in sizes]
@@ -176,7 +176,7 @@ def test_a_drawing_sent_in_pieces_comes_back_whole():
 def test_a_graph_packed_for_the_child_is_laid_out_as_the_graph_itself():
     import pickle
 
-    from gui.graph.layout import pieces
+    from gui.graph.layout import transfer as pieces
 
     sizes, edges = program_graph(random_parents(random.Random(5), 300, 0.5))
     edges = [(u, v, (40.0, 22.5) if k % 3 else None) for k, (u, v, _) in enumerate(edges)]

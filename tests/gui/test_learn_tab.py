@@ -7,10 +7,10 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog, QLabel
 
-from engine.engines import CORRECT
-from engine.learn.code_export import script
-from engine.learn.multiply_rule import LearnerMultiplyRule
-from engine.tensorflow_check import GradientRow
+from engine.core.engines import CORRECT
+from engine.lesson.learn.code_export import script
+from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
+from engine.checks.tensorflow_check import GradientRow
 from gui.graph.inspector import describe_node
 from gui.tabs.learn import gradient_step
 from gui.tabs.learn.content import QUESTIONS, SECTIONS
@@ -367,7 +367,7 @@ def test_alt_page_down_and_up_move_between_sections(window, qtbot):
 
 
 def test_the_window_remembers_learn_progress(qtbot):
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     first = MainWindow(remember=True)
     qtbot.addWidget(first)

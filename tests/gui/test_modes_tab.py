@@ -54,7 +54,7 @@ def test_window_responds_during_the_sweep(window, qtbot):
 
 
 def test_closing_the_window_mid_sweep_stops_the_worker(qtbot):
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     w = MainWindow(remember=False)
     qtbot.addWidget(w)
@@ -68,7 +68,7 @@ def test_closing_the_window_mid_sweep_stops_the_worker(qtbot):
 def test_break_even_is_marked_and_said_in_whole_counts(window):
     import pyqtgraph as pg
 
-    from engine.modes import SweepRow
+    from engine.lesson.modes import SweepRow
     tab = window.modes_tab
     tab.rows = [SweepRow(2, 0.854, 1.0, 0.854, 0.0), SweepRow(5, 2.0, 1.0, 2.0, 1e-16)]
     tab._show_rows()
@@ -93,7 +93,7 @@ def test_one_size_is_one_size(window, qtbot):
 
 
 def test_a_zero_difference_reads_0_in_the_table_and_the_sentence(window):
-    from engine.modes import SweepRow
+    from engine.lesson.modes import SweepRow
     tab = window.modes_tab
     tab.rows = [SweepRow(2, 0.854, 1.0, 0.854, 0.0), SweepRow(5, 2.0, 1.0, 2.0, 1.11e-16)]
     tab._show_rows()

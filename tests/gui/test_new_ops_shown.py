@@ -7,7 +7,7 @@ import math
 import pytest
 
 from engine import parse
-from engine.stepping import Stepper
+from engine.core.stepping import Stepper
 from gui.graph.inspector import describe_node
 from gui.jobs.tensorflow_checker import TensorFlowChecker
 

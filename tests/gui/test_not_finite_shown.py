@@ -4,8 +4,8 @@ import math
 
 from engine import parse
 from engine.numbers import exact, not_finite, number
-from engine.stepping import Stepper, gradient_error
-from engine.value import Value
+from engine.core.stepping import Stepper, gradient_error
+from engine.core.value import Value
 from gui.graph.inspector import describe_node
 from gui.tabs import pitfalls, rules
 

@@ -2,7 +2,7 @@
 
 from PySide6.QtWidgets import QMessageBox
 
-import gui.window_files
+import gui.window.files
 
 
 def counting(monkeypatch, owner, name: str) -> list:
@@ -21,8 +21,8 @@ def test_opening_a_program_parses_it_once(window, tmp_path, monkeypatch):
     path = tmp_path / "chain.expr"
     path.write_text("x = 0.5\n" + "".join(f"a{k} = tanh(x*{k})\n" for k in range(50)),
                     encoding="utf-8")
-    parses = counting(monkeypatch, gui.window_files, "parse")
-    reads = counting(monkeypatch, gui.window_files, "read_program")
+    parses = counting(monkeypatch, gui.window.files, "parse")
+    reads = counting(monkeypatch, gui.window.files, "read_program")
     texts = counting(monkeypatch, window.editor, "replace_text")
     assert window.open_file(str(path))
     assert (len(reads), len(parses), len(texts)) == (1, 1, 1)
@@ -37,7 +37,7 @@ def test_a_program_with_an_error_opened_anyway_is_parsed_once(window, tmp_path,
     before = window.session.program
     monkeypatch.setattr(QMessageBox, "question",
                         staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
-    parses = counting(monkeypatch, gui.window_files, "parse")
+    parses = counting(monkeypatch, gui.window.files, "parse")
     texts = counting(monkeypatch, window.editor, "replace_text")
     assert window.open_file(str(path))
     assert (len(parses), len(texts)) == (1, 1)

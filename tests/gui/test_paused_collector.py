@@ -74,7 +74,7 @@ def test_a_big_graph_stays_frozen_until_it_is_let_go_of(window, qtbot):
 
 
 def test_closing_the_window_unfreezes_a_big_graph(qtbot):
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     window = MainWindow(remember=False)
     qtbot.addWidget(window)

@@ -3,9 +3,9 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
-from engine.engines import CORRECT
-from engine.pitfalls import NO_SORT
-from engine.stepping import first_wrong_step
+from engine.core.engines import CORRECT
+from engine.core.pitfalls import NO_SORT
+from engine.core.stepping import first_wrong_step
 from gui.graph.editor import PRESETS
 from gui.graph.items import WRONG
 from gui.tabs.ranked_table import WRONG_BACKGROUND

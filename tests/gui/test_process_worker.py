@@ -86,7 +86,7 @@ def test_stop_and_cancel_end_the_child_before_they_return(qtbot, end):
 
 
 def test_closing_the_window_leaves_no_child_process(qtbot, tmp_path):
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     window = MainWindow(remember=False)
     qtbot.addWidget(window)

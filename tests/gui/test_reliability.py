@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from engine.modes import SweepRow
-from engine.rules import rule_errors
+from engine.lesson.modes import SweepRow
+from engine.lesson.rules import rule_errors
 from gui.app import report_unexpected
 from gui.jobs import process_job, worker
 from gui.tabs import plots
@@ -113,7 +113,7 @@ def test_a_broken_program_opens_when_the_user_says_so(window, tmp_path, monkeypa
 
 
 def test_closing_during_the_tensorflow_import_and_the_workers(qtbot):
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     w = MainWindow(remember=False)
     qtbot.addWidget(w)

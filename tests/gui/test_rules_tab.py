@@ -128,7 +128,7 @@ def test_tensorflow_loads_without_stalling_the_window(window, qtbot):
 
 def test_window_start_does_not_import_tensorflow():
     code = ("import os, sys\nos.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
-            "from gui.app import application\nfrom gui.main_window import MainWindow\n"
+            "from gui.app import application\nfrom gui.window.main_window import MainWindow\n"
             "app = application()\nw = MainWindow(remember=False)\nw.show()\n"
             "app.processEvents()\nprint('tensorflow' in sys.modules)\nw.close()\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -151,7 +151,7 @@ def test_the_float32_snippet_shows_under_the_lessons_neuron_only(window, qtbot):
 
 
 def test_rule_bars_are_red_only_above_the_tolerance():
-    from engine.rules import RuleError, rule_errors
+    from engine.lesson.rules import RuleError, rule_errors
     from gui.tabs.plots import FAIL, PASS, WORST_PASS, bar_colours
 
     rows = rule_errors()
@@ -177,7 +177,7 @@ def test_rule_plot_says_every_case_passes(window, qtbot, no_tensorflow):
 
 
 def test_a_zero_tensorflow_difference_reads_0(window, qtbot):
-    from engine.tensorflow_check import GradientRow
+    from engine.checks.tensorflow_check import GradientRow
 
     checker = window.checker
     checker.state = READY  # as if TensorFlow were loaded: nothing is asked of it here

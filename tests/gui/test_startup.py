@@ -13,7 +13,7 @@ PROBE = f"""
 import json, os, sys
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from gui.app import application
-from gui.main_window import MainWindow
+from gui.window.main_window import MainWindow
 heavy = {HEAVY!r}
 app = application()
 w = MainWindow(remember=False)

@@ -5,8 +5,8 @@ import math
 import numpy as np
 from PySide6.QtCore import Qt
 
-from engine.history import LossHistory
-from engine.nn import DEFAULT_LR, train_xor
+from engine.lesson.history import LossHistory
+from engine.lesson.nn import DEFAULT_LR, train_xor
 from gui.jobs import process_job, worker
 
 
@@ -86,7 +86,7 @@ def test_divergence_stops_with_a_message_and_plots_keep_working(window, qtbot):
 
 
 def test_closing_mid_training_ends_the_worker(qtbot):
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     w = MainWindow(remember=False)
     qtbot.addWidget(w)

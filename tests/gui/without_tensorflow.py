@@ -1,7 +1,7 @@
-"""A stand-in for engine.tensorflow_check.load on a machine without TensorFlow: the
+"""A stand-in for engine.checks.tensorflow_check.load on a machine without TensorFlow: the
 TensorFlow checker's child process imports TensorFlow with it (see test_rules_tab)."""
 
-from engine.tensorflow_check import INSTALL_HINT, TensorFlowUnavailable
+from engine.checks.tensorflow_check import INSTALL_HINT, TensorFlowUnavailable
 
 
 def load():

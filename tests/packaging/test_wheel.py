@@ -94,9 +94,9 @@ def test_the_wheel_holds_every_module_and_every_asset(installed):
 
 def test_the_installed_code_and_assets_are_the_environments_own(installed):
     _, bin_folder, away = installed
-    probe = ("import json, gui.app, gui.graph.editor, gui.engine_dialog, gui.main_window, main\n"
+    probe = ("import json, gui.app, gui.graph.editor, gui.engine_dialog, gui.window.main_window, main\n"
              "print(json.dumps({'main': main.__file__, 'icon': str(gui.app.ICON),\n"
-             "  'neuron': str(gui.main_window.DEFAULT_PROGRAM),\n"
+             "  'neuron': str(gui.window.main_window.DEFAULT_PROGRAM),\n"
              "  'presets': [str(p) for _, p in gui.graph.editor.list_presets()],\n"
              "  'examples': [str(p) for p in gui.engine_dialog.examples()]}))\n")
     found = json.loads(_checked(_run([bin_folder / "python", "-c", probe], cwd=away)).stdout)

@@ -4,7 +4,7 @@ Horizontal Coordinate Assignment" (with node sizes): long edges run straight."""
 from __future__ import annotations
 
 from gui.graph.layout.ordering import positions
-from gui.graph.layout.proper import LayeredGraph
+from gui.graph.layout.virtual_nodes import LayeredGraph
 
 NODE_GAP = 18.0       # between two real nodes of one layer
 VIRTUAL_GAP = 8.0     # between a virtual node and anything

@@ -3,7 +3,7 @@ edges cross: depth-first starting orders, median sweeps, adjacent swaps (transpo
 
 from __future__ import annotations
 
-from gui.graph.layout.proper import LayeredGraph
+from gui.graph.layout.virtual_nodes import LayeredGraph
 
 
 def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:

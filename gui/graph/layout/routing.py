@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gui.graph.layout.proper import LayeredGraph
+from gui.graph.layout.virtual_nodes import LayeredGraph
 
 MIN_RANK_GAP = 14.0   # between two columns: where edges bend
 MAX_RANK_GAP = 110.0

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.engines import CORRECT
-from engine.learn.accumulation import CASES, ENGINES
-from engine.learn.multiply_rule import LearnerMultiplyRule
-from engine.pitfalls import OVERWRITE
-from engine.stepping import first_wrong_step
+from engine.core.engines import CORRECT
+from engine.lesson.learn.accumulation import CASES, ENGINES
+from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
+from engine.core.pitfalls import OVERWRITE
+from engine.core.stepping import first_wrong_step
 from gui.graph.editor import PRESETS
 
 NEURON = "01-neuron.expr"
@@ -116,7 +116,7 @@ class Director:
         self.window.graph_tab.focus_graph()
 
     def set_engine(self, engine) -> None:
-        """Step with `engine` (see engine.engines): the correct one, a classic bug, or a
+        """Step with `engine` (see engine.core.engines): the correct one, a classic bug, or a
         LearnerMultiplyRule, which gets an entry of its own in the Engine box."""
         combo = self.window.graph_tab.bug
         if isinstance(engine, LearnerMultiplyRule):

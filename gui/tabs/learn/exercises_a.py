@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
 
 from engine import ExpressionError, parse
 from engine.language import FUNCTIONS
-from engine.learn import chain_check
-from engine.learn.accumulation import CASES, ENGINES, accumulate
-from engine.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
+from engine.lesson.learn import chain_check
+from engine.lesson.learn.accumulation import CASES, ENGINES, accumulate
+from engine.lesson.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
 from engine.numbers import scientific
-from engine.stepping import gradients_with
+from engine.core.stepping import gradients_with
 from gui.graph.editor import PRESETS
 from gui.tabs.learn.common import Exercise, Feedback, formula_edit, number
 from gui.tabs.learn.director import NEURON

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from engine.learn.code_export import FRAMEWORKS, TITLES
-from engine.learn.passes import MAX_N, PassCount, PassProgress, count_passes
+from engine.lesson.learn.code_export import FRAMEWORKS, TITLES
+from engine.lesson.learn.passes import MAX_N, PassCount, PassProgress, count_passes
 from engine.numbers import scientific
 from gui.graph.editor import PRESETS
 from gui.jobs.worker import ProcessWorker

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ExpressionError
-from engine.learn.gradient_step import (
+from engine.lesson.learn.gradient_step import (
     GradientStep,
     default_parameters,
     gradient_step,

@@ -5,7 +5,7 @@ the wrong type, out of range or unknown falls back to the default, never an erro
 
 from __future__ import annotations
 
-from engine.learn.accumulation import CASES, ENGINES
+from engine.lesson.learn.accumulation import CASES, ENGINES
 from gui.tabs.learn.content import EXERCISES, QUESTIONS, SECTION_KEYS
 
 PREFIX = "learn/"
