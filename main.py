@@ -147,8 +147,8 @@ def _run_command(args: argparse.Namespace) -> int:
         quoted,
     )
     from engine import ExpressionError
-    from engine.io.files import ReadError
     from engine.checks.tensorflow_check import TensorFlowUnavailable
+    from engine.io.files import ReadError
 
     try:
         code = args.run(args)

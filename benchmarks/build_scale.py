@@ -17,9 +17,9 @@ import statistics
 import time
 
 from engine import parse
-from engine.lesson.nn import MLP
 from engine.core.stepping import Stepper
 from engine.core.value import Value
+from engine.lesson.nn import MLP
 
 
 def neuron_chain(n_nodes: int) -> str:

@@ -9,9 +9,9 @@ import statistics
 import time
 
 from benchmarks.peers import gc_pauses
+from engine.core.value import Value
 from engine.lesson.modes import sweep_rows
 from engine.lesson.nn import train_xor
-from engine.core.value import Value
 
 
 def chain_backward(n: int, repeats: int) -> dict:

@@ -17,8 +17,8 @@ import time
 import numpy as np
 from micrograd.engine import Value as MicrogradValue
 
-from engine.lesson.nn import train_xor
 from engine.core.value import Value as OurValue
+from engine.lesson.nn import train_xor
 
 XOR = (((0.0, 0.0), 0.0), ((0.0, 1.0), 1.0), ((1.0, 0.0), 1.0), ((1.0, 1.0), 0.0))
 

@@ -82,8 +82,8 @@ def frame_costs(decimated=(1_000, 100_000, 10_000_000), whole=(1_000, 100_000, 1
 
     from engine.lesson.history import LossHistory
     from gui.app import application
-    from gui.window.main_window import MainWindow
     from gui.tabs import plots
+    from gui.window.main_window import MainWindow
 
     app = application()
     window = MainWindow(remember=False)

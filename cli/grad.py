@@ -10,9 +10,9 @@ from cli.common import load_program
 from engine import ExpressionError
 from engine.checks.central_difference import central_difference
 from engine.core.engines import CORRECT
-from engine.numbers import number
 from engine.core.pitfalls import PITFALLS, pitfall_named
 from engine.core.stepping import Stepper
+from engine.numbers import number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -18,9 +18,9 @@ from __future__ import annotations
 import math
 
 from engine.core import ops
+from engine.core.value import Value
 from engine.numbers import ROUNDOFF_OF_SUM, agrees, number, scientific
 from engine.numbers import operand as bracketed
-from engine.core.value import Value
 
 __all__ = [
     "display_name", "expression", "formula", "number", "op_symbol", "operand", "roundoff",

@@ -17,8 +17,8 @@ import math
 from collections.abc import Callable, Sequence
 
 from engine.core import ops
-from engine.language.program import CONST, INPUT, POW, Program
 from engine.core.ops import sigmoid
+from engine.language.program import CONST, INPUT, POW, Program
 
 
 class Dual:

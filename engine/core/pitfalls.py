@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections import deque
 
 from engine.core.engines import Engine, node_name
-from engine.numbers import number
 from engine.core.value import Value
+from engine.numbers import number
 
 
 def breadth_first_order(output: Value) -> list[Value]:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 
 from engine._gc import collector_paused
 from engine.core.engines import CORRECT, Engine
-from engine.numbers import count
 from engine.core.value import Value, topological_order
+from engine.numbers import count
 
 _AT_ONCE = 1 << 62  # a slice size that makes the whole in one slice
 
@@ -408,8 +408,8 @@ def gradient_error(program, steps: list[BackwardStep]):
     finite number (an overflow: `x = 1e-300; c = 1e200; y = x*c*c` gives dy/dx = 1e400),
     at that node's place in `program`; None if every gradient is finite. The command
     line refuses such a program, and so does the window."""
-    from engine.errors import ExpressionError, shorten
     from engine.core.explain import expression
+    from engine.errors import ExpressionError, shorten
 
     for step in steps:
         for c in step.contributions:

@@ -19,10 +19,10 @@ from __future__ import annotations
 import keyword
 import math
 
-from engine.core import ops
 from engine.checks.engine_check.adapter import local_grads_of, op_of, parents_of
-from engine.language import FUNCTIONS
+from engine.core import ops
 from engine.core.value import Value, topological_order
+from engine.language import FUNCTIONS
 
 _KNOWN = {*ops.BY_NAME, *ops.ALIASES}
 _KNOWN_TEXT = " ".join(op.spelling if op.function or op.infix else op.name

@@ -8,6 +8,7 @@ moment it is parsed, so an error names the token that caused it.
 from __future__ import annotations
 
 from engine._gc import collector_paused
+from engine.core.value import Value
 from engine.errors import ExpressionError, shorten
 from engine.language.program import (
     CONST,
@@ -21,7 +22,6 @@ from engine.language.program import (
     apply,
 )
 from engine.language.tokens import END, NAME, NUM, OP, SEP, Lines, Token, describe, tokenize
-from engine.core.value import Value
 
 MAX_CHARS = 1_000_000
 MAX_DEPTH = 200

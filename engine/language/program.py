@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from functools import cached_property
 from typing import NamedTuple
 
-from engine.core import ops
 from engine._gc import collector_paused
+from engine.core import ops
+from engine.core.value import Value, topological_order, zero_grad
 from engine.errors import ExpressionError
 from engine.numbers import number
-from engine.core.value import Value, topological_order, zero_grad
 
 INPUT, CONST = "input", "const"
 POW = ops.POWER.name          # x ** number: the exponent is the instruction's number

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.core import ops
 from engine._gc import collector_paused
+from engine.core import ops
 from engine.core.value import Value
 
 ACTIVATIONS = ops.ACTIVATIONS  # the lesson's activations, as the op table marks them

@@ -14,15 +14,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine import numbers
-
 from engine.checks import tensorflow_check
+from engine.core.pitfalls import OVERWRITE
+from engine.core.stepping import gradients_with
+from engine.core.value import Value
 from engine.language import parse
 from engine.lesson.modes import SIZES, SweepRow, passes_table, sweep_rows
 from engine.lesson.nn import DEFAULT_ACTIVATION, predictions, rises, train_xor
-from engine.core.pitfalls import OVERWRITE
 from engine.lesson.rules import RuleError, rule_errors, worst
-from engine.core.stepping import gradients_with
-from engine.core.value import Value
 
 QUICK_SIZES = (2, 5, 10, 20, 50, 100, 200)
 NEURON = ("w1 = 0.5; w2 = -0.3; b = 0.1\nx1 = 1.0; x2 = 2.0; y = 1.0\n"

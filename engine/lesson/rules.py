@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.core import ops
 from engine.checks.central_difference import DEFAULT_H, central_difference
+from engine.core import ops
 from engine.language import parse
 
 TOLERANCE = 1e-9  # the lesson's dashed line

@@ -10,8 +10,8 @@ from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QToolButton
 
 from engine.core.engines import CORRECT
-from engine.numbers import count, number
 from engine.core.pitfalls import NO_SORT, OVERWRITE
+from engine.numbers import count, number
 
 SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
 
@@ -98,7 +98,7 @@ def speed_slider(parent) -> tuple[QSlider, QLabel]:
 def engine_box(parent) -> QComboBox:
     """The correct engine and the classic bugs (a user's engine is added when stepped)."""
     box = QComboBox(parent)
-    box.setObjectName("bug")
+    box.setObjectName("engine_box")
     # grows for "your engine: NAME" when a checked engine is stepped
     box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
     for text, key in (("correct", CORRECT), ("bug: = instead of +=", OVERWRITE),

@@ -16,9 +16,9 @@ from engine.core.explain import (
     rule_text,
     used_rule_text,
 )
-from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product, scientific
 from engine.core.stepping import BackwardStep, Stepper
 from engine.core.value import Value
+from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product, scientific
 
 WRONG = "#b91c1c"  # red: what the engine stepped gets wrong
 

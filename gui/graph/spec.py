@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from engine._gc import collector_paused
 from engine.core.explain import expression, number, op_symbol
+from engine.core.stepping import Stepper
+from engine.core.value import Value
 from engine.numbers import agrees
 from engine.numbers import number as digits
 from engine.numbers import operand as bracketed
-from engine.core.stepping import Stepper
-from engine.core.value import Value
 from gui.graph.items import OP_D, VALUE_H, VALUE_W, label_size, op_width
 
 LARGE = 1500      # above this many nodes, labels show only when zoomed in

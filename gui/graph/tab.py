@@ -6,9 +6,9 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from engine.numbers import count
 from engine.core.stepping import gradients_with
 from engine.core.value import Value
+from engine.numbers import count
 from gui.graph.background_drawing import DRAWING, BackgroundDrawing, Tidy
 from gui.graph.controls import (
     STEP_ACTIONS,
@@ -71,9 +71,9 @@ class GraphTab(QWidget):
         bar.addWidget(self.speed_label)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Engine:", self))
-        self.bug = engine_box(self)
-        self.bug.currentIndexChanged.connect(self._on_bug)
-        bar.addWidget(self.bug)
+        self.engine_box = engine_box(self)
+        self.engine_box.currentIndexChanged.connect(self._on_bug)
+        bar.addWidget(self.engine_box)
         bar.addSpacing(12)
         self.phase = phase_label(self)
         bar.addWidget(self.phase, 1)
@@ -102,7 +102,7 @@ class GraphTab(QWidget):
         """The Engine box shows the session's engine; a user's engine replayed on the
         program shown has an entry of its own while it lasts."""
         session = self.session
-        box = self.bug
+        box = self.engine_box
         mine = box.findText("your engine: ", Qt.MatchFlag.MatchStartsWith)
         recorded = session.recorded
         box.blockSignals(True)
@@ -258,14 +258,14 @@ class GraphTab(QWidget):
 
     @Slot(int)
     def _on_bug(self, index: int) -> None:
-        self.session.set_engine(self.bug.itemData(index))
+        self.session.set_engine(self.engine_box.itemData(index))
 
     def show_pitfall(self, engine) -> None:
         """Put the engine box and the session back to `engine` (a re-stepping that was
         cancelled), without stepping anything again."""
-        self.bug.blockSignals(True)
-        self.bug.setCurrentIndex(max(0, self.bug.findData(engine)))
-        self.bug.blockSignals(False)
+        self.engine_box.blockSignals(True)
+        self.engine_box.setCurrentIndex(max(0, self.engine_box.findData(engine)))
+        self.engine_box.blockSignals(False)
         self.session.engine = engine
         self._update_phase()
 

@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from engine import ExpressionError, Program
 from engine.core.engines import Engine
-from engine.language.program import Instruction, values_in_slices
 from engine.core.stepping import Stepper
+from engine.language.program import Instruction, values_in_slices
 from gui.jobs.parse_child import parse_pieces
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker

@@ -14,7 +14,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.lesson.modes import SIZES, Progress, SweepRow, break_even_words, passes_table, timing_sweep
+from engine.lesson.modes import (
+    SIZES,
+    Progress,
+    SweepRow,
+    break_even_words,
+    passes_table,
+    timing_sweep,
+)
 from engine.numbers import count, scientific
 from gui.jobs.worker import ProcessWorker
 from gui.tabs import plots

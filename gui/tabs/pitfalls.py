@@ -15,10 +15,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from engine.lesson.nn import train_xor
-from engine.numbers import count, not_finite, number
 from engine.core.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE
 from engine.core.stepping import gradients_with
+from engine.lesson.nn import train_xor
+from engine.numbers import count, not_finite, number
 from gui.graph.editor import PRESETS
 from gui.graph.session import Session
 from gui.tabs import plots

@@ -17,8 +17,8 @@ from PySide6.QtGui import QColor
 from engine.checks.central_difference import StepError
 from engine.lesson.modes import SweepRow, break_even_words
 from engine.lesson.nn import XOR, decision_surface
-from engine.numbers import count, number, scientific
 from engine.lesson.rules import TOLERANCE, RuleError, worst
+from engine.numbers import count, number, scientific
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
 BAR = QColor("#2563eb")

@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.checks.central_difference import step_size_errors
+from engine.checks.reference import reference_derivative
+from engine.checks.tensorflow_check import INSTALL_HINT, snippet_applies
+from engine.lesson.rules import rule_errors
 from engine.numbers import count, not_finite, number, scientific
 from engine.numbers import exact as exact_digits
-from engine.checks.reference import reference_derivative
-from engine.lesson.rules import rule_errors
-from engine.checks.tensorflow_check import INSTALL_HINT, snippet_applies
 from gui.graph.session import Session
 from gui.jobs.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
 from gui.tabs import plots

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ExpressionError, _gc, parse
+from engine.core.stepping import Stepper, gradient_error
 from engine.errors import shorten
 from engine.io.files import read_program
-from engine.core.stepping import Stepper, gradient_error
 from gui import engine_dialog
 from gui import settings as remembered_settings
 from gui.graph.editor import PRESETS, EditorPanel
@@ -33,8 +33,8 @@ from gui.jobs.report_writer import ReportWriter
 from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
 from gui.tabs.lazy import LazyTabs
 from gui.window.files import APP_NAME, ProgramFiles, _reason
-from gui.window.menus import SHORTCUTS, WindowMenus
 from gui.window.lazy_tabs import WindowTabs
+from gui.window.menus import SHORTCUTS, WindowMenus
 
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QKeySequence
 
 from gui import engine_dialog
-from gui.window.copy_code import CodeCopier
 from gui.tabs.learn.gradient_step import GradientStepper
+from gui.window.copy_code import CodeCopier
 
 TABS = ("graph", "rules", "modes", "xor", "pitfalls", "learn")
 SHORTCUTS = [

@@ -6,14 +6,14 @@ import gc
 
 import pytest
 
+import engine.core.stepping as stepping_module
 import engine.language.parser as parser_module
 import engine.language.program as program_module
-import engine.core.stepping as stepping_module
 from engine import ExpressionError, _gc, parse
 from engine._gc import collector_paused
 from engine.core.engines import OwnRulesEngine
-from engine.lesson.nn import MLP, Neuron
 from engine.core.stepping import Stepper
+from engine.lesson.nn import MLP, Neuron
 from tests.engine.helpers import NEURON
 
 

@@ -9,9 +9,9 @@ import pytest
 from engine import parse
 from engine.checks.engine_check.replay import RecordedEngine, recorded_engine
 from engine.core.engines import CORRECT, Engine, OwnRulesEngine
-from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
 from engine.core.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE, PITFALLS, pitfall_named
 from engine.core.stepping import Stepper, backward_plan, first_wrong_step, gradients_with
+from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
 from tests.engine.helpers import NEURON
 
 A_PLUS_A = "a = 3.0\nb = a + a"

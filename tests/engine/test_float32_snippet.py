@@ -1,8 +1,8 @@
 """The lesson's float32 TensorFlow snippet differentiates its neuron, and nothing else:
 it is shown only under that program. (No TensorFlow needed to tell.)"""
 
-from engine.language import parse
 from engine.checks.tensorflow_check import LESSON_NEURON, snippet_applies
+from engine.language import parse
 from tests.engine.helpers import NEURON
 
 

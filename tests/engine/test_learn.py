@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from engine import ExpressionError, parse
+from engine.core.stepping import Stepper, first_wrong_step, gradients_with
 from engine.lesson.learn import chain_check
 from engine.lesson.learn.accumulation import accumulate
 from engine.lesson.learn.code_export import FRAMEWORKS, script
@@ -17,7 +18,6 @@ from engine.lesson.learn.formula import Formula
 from engine.lesson.learn.gradient_step import default_parameters, gradient_step, with_inputs
 from engine.lesson.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
 from engine.lesson.learn.passes import PassCount, count_passes
-from engine.core.stepping import Stepper, first_wrong_step, gradients_with
 from tests.engine.helpers import NEURON
 
 

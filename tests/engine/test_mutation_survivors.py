@@ -11,7 +11,6 @@ import pytest
 
 from engine import parse
 from engine.core.engines import CORRECT, OwnRulesEngine
-from engine.numbers import agrees, not_finite, number, operand, product
 from engine.core.pitfalls import NO_SORT, OVERWRITE, pitfall_named
 from engine.core.stepping import (
     Contribution,
@@ -22,6 +21,7 @@ from engine.core.stepping import (
     gradient_error,
 )
 from engine.core.value import Value, sigmoid, topological_order
+from engine.numbers import agrees, not_finite, number, operand, product
 from tests.engine.helpers import PRESETS
 from tests.engine.test_value import deep_graph, stack_walks  # noqa: F401 (a fixture)
 

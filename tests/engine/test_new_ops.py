@@ -11,11 +11,11 @@ import pytest
 
 from engine import ExpressionError, Value, parse
 from engine.checks.central_difference import central_difference
+from engine.checks.reference import reference_derivative
 from engine.core.explain import expression, formula, op_symbol, rule_text
 from engine.core.forward_mode import Dual, program_jvp
 from engine.io.graph_import import graph_program
 from engine.lesson.learn.code_export import script
-from engine.checks.reference import reference_derivative
 from engine.lesson.rules import rule_errors
 
 # (program, input, d out/d input by calculus)

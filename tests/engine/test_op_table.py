@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import ops
 from engine.checks.engine_check.cases import NEEDS, RULES
+from engine.core import ops
 from engine.core.forward_mode import Dual
+from engine.core.value import Value
 from engine.language import FUNCTIONS
 from engine.lesson.rules import CASES
-from engine.core.value import Value
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("engine", "gui", "cli")

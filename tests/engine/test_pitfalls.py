@@ -4,9 +4,9 @@ import pytest
 
 from engine import parse
 from engine.core.engines import CORRECT
-from engine.lesson.nn import train_xor
 from engine.core.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE, breadth_first_order
 from engine.core.stepping import backward_plan, first_wrong_step, gradients_with
+from engine.lesson.nn import train_xor
 from tests.engine.helpers import NEURON, PRESETS
 
 

@@ -4,9 +4,9 @@ import pytest
 
 from engine import parse
 from engine.core.engines import CORRECT
-from engine.language.program import Program, build_values, values_in_slices
 from engine.core.pitfalls import NO_SORT, OVERWRITE
 from engine.core.stepping import Stepper
+from engine.language.program import Program, build_values, values_in_slices
 
 TEXT = """x = 0.5; w = -0.3; b = 0.1
 z = x*w + b + x

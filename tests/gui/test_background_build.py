@@ -118,7 +118,7 @@ def test_a_big_program_is_stepped_with_a_bug_without_holding_the_window(window, 
     before = window.session.stepper
     heart = Heartbeat()
     started = time.perf_counter()
-    tab.bug.setCurrentIndex(tab.bug.findData(OVERWRITE))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(OVERWRITE))
     assert window.building and window.session.stepper is before  # made in slices
     assert not tab.actions["step"].isEnabled()
     qtbot.waitUntil(lambda: not window.building and not tab.laying_out, timeout=120_000)
@@ -140,11 +140,11 @@ def test_cancelling_a_bug_being_prepared_puts_the_engine_back(window, qtbot):
     tab = window.graph_tab
     qtbot.waitUntil(lambda: not tab.laying_out, timeout=120_000)
     before = window.session.stepper
-    tab.bug.setCurrentIndex(tab.bug.findData(NO_SORT))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(NO_SORT))
     assert window.building
     window.cancel_build.click()
     assert not window.building and window.session.stepper is before
-    assert window.session.engine is CORRECT and tab.bug.currentData() is CORRECT
+    assert window.session.engine is CORRECT and tab.engine_box.currentData() is CORRECT
     assert "as they were" in window.statusBar().currentMessage()
     tab.actions["step"].trigger()
     assert before.position == 1

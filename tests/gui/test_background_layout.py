@@ -78,7 +78,7 @@ def test_quick_rebuilds_leave_one_layout_running_and_draw_the_last(window, qtbot
     for k in range(5):
         assert window.build(chain(LINES, w=0.1 * (k + 1)))
         assert len(process_job.running()) <= 1
-    window.graph_tab.bug.setCurrentIndex(1)  # another engine: laid out again
+    window.graph_tab.engine_box.setCurrentIndex(1)  # another engine: laid out again
     assert len(process_job.running()) <= 1
     window.constants_action.setChecked(True)  # constants as boxes: laid out again
     assert len(process_job.running()) <= 1

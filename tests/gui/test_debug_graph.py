@@ -41,7 +41,7 @@ def test_a_microgpt_style_graph_is_stepped_as_recorded(qtbot):
     window = debug(c, block=False)
     qtbot.addWidget(window)
     assert isinstance(window.session.engine, RecordedEngine)
-    assert window.graph_tab.bug.currentText() == "your engine: recorded local derivatives"
+    assert window.graph_tab.engine_box.currentText() == "your engine: recorded local derivatives"
     window.session.run_to_end()
     c.backward()
     leaf = next(iter(window.session.program.inputs.values()))

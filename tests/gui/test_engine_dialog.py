@@ -75,8 +75,8 @@ def test_a_failing_case_is_stepped_by_the_users_engine(window, qtbot):
     dialog.graph_button.click()
     session, tab = window.session, window.graph_tab
     assert isinstance(session.engine, RecordedEngine) and session.engine is session.recorded
-    assert tab.bug.currentText() == "your engine: tanh_rule.py"
-    assert tab.bug.currentData() is session.engine
+    assert tab.engine_box.currentText() == "your engine: tanh_rule.py"
+    assert tab.engine_box.currentData() is session.engine
     assert window.editor.text() == "x = 0.5\nout = tanh(x)"
     session.run_to_end()
     x = session.program.inputs["x"]
@@ -91,17 +91,17 @@ def test_a_failing_case_is_stepped_by_the_users_engine(window, qtbot):
     assert edge.label == "0.5379 × 1\n= 0.5379\nright: 0.7864"
     # the correct engine on the same program, and back
     recorded = session.engine
-    tab.bug.setCurrentIndex(tab.bug.findData(CORRECT))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(CORRECT))
     session.run_to_end()
     assert session.program.inputs["x"].grad == pytest.approx(1 - t * t)
-    tab.bug.setCurrentIndex(tab.bug.findData(recorded))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(recorded))
     assert session.engine is recorded
     session.run_to_end()
     assert session.program.inputs["x"].grad == pytest.approx(1 - t)
     # another program cannot be stepped by their engine: the entry goes
     window.build("a = 3\nb = a * a")
-    assert session.engine is CORRECT and tab.bug.findData(recorded) == -1
-    assert tab.bug.findText("your engine", Qt.MatchFlag.MatchStartsWith) == -1
+    assert session.engine is CORRECT and tab.engine_box.findData(recorded) == -1
+    assert tab.engine_box.findText("your engine", Qt.MatchFlag.MatchStartsWith) == -1
     dialog.close()
 
 

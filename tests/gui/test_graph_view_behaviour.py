@@ -261,7 +261,7 @@ def test_opening_a_preset_or_a_file_gives_the_keyboard_to_the_graph(window, qtbo
 def test_the_end_of_a_buggy_pass_says_which_gradients_are_wrong(window, qtbot):
     tab, view = window.graph_tab, window.graph_tab.view
     build(window, SMALL.replace("\n", "; "))
-    tab.bug.setCurrentIndex(tab.bug.findData(NO_SORT))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(NO_SORT))
     QApplication.processEvents()  # the layout the rebuild asked for is done before measuring
     geometry = view.geometry()
     assert not tab.problem.isVisible()
@@ -284,7 +284,7 @@ def test_the_end_of_a_buggy_pass_says_which_gradients_are_wrong(window, qtbot):
 
 def test_the_overwrite_bug_names_its_wrong_gradient_too(window, qtbot):
     tab = window.graph_tab
-    tab.bug.setCurrentIndex(tab.bug.findData(OVERWRITE))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(OVERWRITE))
     build(window, "a = 3.0\nb = a + a\n")
     tab.actions["end"].trigger()
     assert tab.problem.isVisible()
@@ -296,7 +296,7 @@ def test_no_verdict_under_the_correct_engine_or_when_the_bug_does_not_bite(windo
     build(window, SMALL)
     tab.actions["end"].trigger()
     assert not tab.problem.isVisible()
-    tab.bug.setCurrentIndex(tab.bug.findData(NO_SORT))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(NO_SORT))
     build(window, "x = 2.0\ny = tanh(x*3)\n")  # a chain: every order is topological
     tab.actions["end"].trigger()
     assert not tab.problem.isVisible()

@@ -7,10 +7,10 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog, QLabel
 
+from engine.checks.tensorflow_check import GradientRow
 from engine.core.engines import CORRECT
 from engine.lesson.learn.code_export import script
 from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
-from engine.checks.tensorflow_check import GradientRow
 from gui.graph.inspector import describe_node
 from gui.tabs.learn import gradient_step
 from gui.tabs.learn.content import QUESTIONS, SECTIONS
@@ -67,7 +67,7 @@ def test_show_me_sets_up_the_tab_the_program_and_the_step(window, qtbot, action,
     if action == "neuron":
         assert (grads(window)["w1"], grads(window)["w2"], grads(window)["b"]) == (-2, -4, -2)
     if action == "overwrite":
-        assert window.graph_tab.bug.currentText() == "bug: = instead of +="
+        assert window.graph_tab.engine_box.currentText() == "bug: = instead of +="
         assert grads(window) == {"a": 1.0}
 
 
@@ -109,7 +109,7 @@ def test_exercise_1_the_multiply_rule_wrong_then_right(window, qtbot):
     ex.run.click()
     # the neuron in the Graph tab, stepped with the learner's rule, stopped in red
     assert window.tabs.currentWidget() is window.graph_tab
-    assert window.graph_tab.bug.currentText() == "your multiply rule"
+    assert window.graph_tab.engine_box.currentText() == "your multiply rule"
     assert isinstance(window.session.engine, LearnerMultiplyRule)
     problem = window.graph_tab.problem
     assert problem.isVisible()
@@ -179,7 +179,7 @@ def test_exercise_3_predict_then_reveal(window, qtbot):
 
     # the step in the Graph tab: just before a's paths arrive, then one step
     ex.show_step.click()  # a * a with =
-    assert window.graph_tab.bug.currentText() == "bug: = instead of +="
+    assert window.graph_tab.engine_box.currentText() == "bug: = instead of +="
     assert grads(window) == {"a": 0.0}
     window.graph_tab.actions["step"].trigger()
     assert grads(window) == {"a": 3.0}
@@ -442,7 +442,7 @@ def test_the_inspector_shows_the_local_derivative_the_learners_rule_used(window,
     assert window.graph_tab.scene.edge_item(w2x2, 0).label == "-0.3 × (-2)\n= 0.6\nright: 2"
 
     # the correct engine on the same graph: the rule as recorded, nothing beside it
-    window.graph_tab.bug.setCurrentIndex(window.graph_tab.bug.findData(CORRECT))
+    window.graph_tab.engine_box.setCurrentIndex(window.graph_tab.engine_box.findData(CORRECT))
     window.session.run_to_end()
     window.graph_tab.scene.clearSelection()
     node = next(v for v in window.session.program.values

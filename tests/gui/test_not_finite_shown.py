@@ -3,9 +3,9 @@
 import math
 
 from engine import parse
-from engine.numbers import exact, not_finite, number
 from engine.core.stepping import Stepper, gradient_error
 from engine.core.value import Value
+from engine.numbers import exact, not_finite, number
 from gui.graph.inspector import describe_node
 from gui.tabs import pitfalls, rules
 

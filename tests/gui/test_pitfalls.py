@@ -14,7 +14,7 @@ from gui.tabs.ranked_table import WRONG_BACKGROUND
 def test_red_mark_lands_on_the_first_wrong_step(window):
     window.open_preset(str(PRESETS / "10-no-sort.expr"))
     tab = window.graph_tab
-    tab.bug.setCurrentIndex(tab.bug.findData(NO_SORT))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(NO_SORT))
     stepper = window.session.stepper
     assert stepper.engine is NO_SORT
     wrong_at = len(stepper.forward_steps) + first_wrong_step(stepper.backward_steps) + 1
@@ -30,7 +30,7 @@ def test_red_mark_lands_on_the_first_wrong_step(window):
     tab.actions["end"].trigger()
     x = window.session.program.inputs["x"]
     assert tab.scene.value_item_of(x).texts()[2] == "grad = 3"  # the bug's answer
-    tab.bug.setCurrentIndex(tab.bug.findData(CORRECT))
+    tab.engine_box.setCurrentIndex(tab.engine_box.findData(CORRECT))
     tab.actions["end"].trigger()
     assert tab.scene.value_item_of(x).texts()[2] == "grad = 9"  # the engine's
 
@@ -93,7 +93,7 @@ def test_no_minus_zero_in_the_table(window, qtbot):
 def test_a_second_replayed_engine_takes_the_entry_of_the_first(window):
     replay = {"text": "x = 0.5\nout = x ** 3", "order": [2, 0], "seed": 1.0,
               "locals": {2: [0.375]}, "grads": {}}
-    session, box = window.session, window.graph_tab.bug
+    session, box = window.session, window.graph_tab.engine_box
     session.load_recorded(replay, "first.py")
     first = session.engine
     assert session.stepper.backward_steps[1].contributions[0].right == 0.75

@@ -94,7 +94,8 @@ def test_the_wheel_holds_every_module_and_every_asset(installed):
 
 def test_the_installed_code_and_assets_are_the_environments_own(installed):
     _, bin_folder, away = installed
-    probe = ("import json, gui.app, gui.graph.editor, gui.engine_dialog, gui.window.main_window, main\n"
+    probe = ("import json, gui.app, gui.graph.editor, gui.engine_dialog, "
+             "gui.window.main_window, main\n"
              "print(json.dumps({'main': main.__file__, 'icon': str(gui.app.ICON),\n"
              "  'neuron': str(gui.window.main_window.DEFAULT_PROGRAM),\n"
              "  'presets': [str(p) for _, p in gui.graph.editor.list_presets()],\n"

@@ -13,9 +13,9 @@ import math
 
 from engine.core import ops
 from engine.core.explain import number
-from engine.language import parse
 from engine.core.pitfalls import OVERWRITE
 from engine.core.stepping import Stepper
+from engine.language import parse
 
 REL, ABS = 1e-6, 1e-9
 

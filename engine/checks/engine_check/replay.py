@@ -15,8 +15,8 @@ import math
 from engine.checks.engine_check.diagnosis import close
 from engine.core.engines import Engine, node_name
 from engine.core.explain import formula, number, operand
-from engine.language import Program, parse
 from engine.core.value import Value, topological_order
+from engine.language import Program, parse
 
 
 class RecordedEngine(Engine):

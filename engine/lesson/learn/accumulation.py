@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core.engines import CORRECT
-from engine.language import parse
 from engine.core.pitfalls import OVERWRITE
 from engine.core.stepping import Stepper
+from engine.language import parse
 
 CASES = {
     "a + a": "a = 3.0\nb = a + a\n",

@@ -12,10 +12,10 @@ import random
 from dataclasses import dataclass, field
 
 from engine.core.engines import OwnRulesEngine
-from engine.errors import ExpressionError
 from engine.core.explain import display_name, number
-from engine.lesson.learn.formula import Formula
 from engine.core.value import Value
+from engine.errors import ExpressionError
+from engine.lesson.learn.formula import Formula
 
 VARIABLES = ("a", "b")
 # the lesson's own point first: a = 3, b = 4 (f = ab + a)

@@ -31,9 +31,9 @@ from __future__ import annotations
 from engine._gc import collector_paused
 from gui.graph.layout.coordinates import coordinates
 from gui.graph.layout.ordering import crossings, order
-from gui.graph.layout.virtual_nodes import LayeredGraph, make_proper
 from gui.graph.layout.ranking import rank
 from gui.graph.layout.routing import Drawing, route
+from gui.graph.layout.virtual_nodes import LayeredGraph, make_proper
 
 __all__ = ["Drawing", "LayeredGraph", "coordinates", "crossings", "layered_layout",
            "make_proper", "order", "rank", "route"]

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGroupBox, QLabel, QLineEdit
 from gui.tabs.learn.content import EXERCISE_TITLES
 
 RIGHT, WRONG, NEUTRAL = "#15803d", "#b91c1c", "#374151"
+INTRO_STYLE = "color: #374151;"
 
 
 class Exercise(QGroupBox):
@@ -82,3 +83,11 @@ def monospace() -> QFont:
 def number(x: float) -> str:
     """Six significant digits, without '-0'."""
     return "0" if x == 0.0 else f"{x:.6g}"
+
+
+def intro_label(text: str, parent) -> QLabel:
+    """An exercise's opening sentences: wrapped, in the intro's grey."""
+    label = QLabel(text, parent)
+    label.setWordWrap(True)
+    label.setStyleSheet(INTRO_STYLE)
+    return label

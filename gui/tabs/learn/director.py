@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.engines import CORRECT
-from engine.lesson.learn.accumulation import CASES, ENGINES
-from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
 from engine.core.pitfalls import OVERWRITE
 from engine.core.stepping import first_wrong_step
+from engine.lesson.learn.accumulation import CASES, ENGINES
+from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
 from gui.graph.editor import PRESETS
 
 NEURON = "01-neuron.expr"
@@ -118,7 +118,7 @@ class Director:
     def set_engine(self, engine) -> None:
         """Step with `engine` (see engine.core.engines): the correct one, a classic bug, or a
         LearnerMultiplyRule, which gets an entry of its own in the Engine box."""
-        combo = self.window.graph_tab.bug
+        combo = self.window.graph_tab.engine_box
         if isinstance(engine, LearnerMultiplyRule):
             index = combo.findText(LEARNER_RULE)
             if index < 0:

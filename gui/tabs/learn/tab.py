@@ -20,8 +20,12 @@ from PySide6.QtWidgets import (
 )
 
 from gui.tabs.learn.content import EXERCISES, QUESTIONS, SECTIONS
-from gui.tabs.learn.exercises_a import AccumulateExercise, ChainExercise, MultiplyExercise
-from gui.tabs.learn.exercises_b import FrameworksExercise, PassesExercise, StepExercise
+from gui.tabs.learn.exercises.accumulation import AccumulateExercise
+from gui.tabs.learn.exercises.frameworks import FrameworksExercise
+from gui.tabs.learn.exercises.long_chain import ChainExercise
+from gui.tabs.learn.exercises.multiply_rule import MultiplyExercise
+from gui.tabs.learn.exercises.one_step import StepExercise
+from gui.tabs.learn.exercises.pass_count import PassesExercise
 from gui.tabs.learn.progress import Progress
 from gui.tabs.learn.quiz import Quiz
 

@@ -1,0 +1,1 @@
+"""The Learn tab's six exercises, one module each, in the lesson's order."""
