@@ -84,7 +84,7 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
 
 
 def _screenshot(args: argparse.Namespace) -> int:
-    from cli.common import EXIT_CANNOT_WRITE, CommandError, check_output_file, quoted, read_text
+    from cli.common import EXIT_CANNOT_WRITE, CommandError, check_output_file, quoted_path, read_text
 
     if args.expr is not None:
         from engine import parse
@@ -94,7 +94,7 @@ def _screenshot(args: argparse.Namespace) -> int:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         raise CommandError("--size wants WIDTHxHEIGHT, e.g. 1400x860, "
-                           f"not {quoted(args.size)}") from None
+                           f"not {quoted_path(args.size)}") from None
     check_output_file(args.out)
     from gui.screenshot import render
 
@@ -113,9 +113,9 @@ def _not_a_file(path: str) -> str | None:
     try:
         check_regular(path)
     except NotARegularFile as e:
-        from cli.common import quoted
+        from cli.common import quoted_path
 
-        return f"cannot open {quoted(path)}: {e.strerror}"
+        return f"cannot open {quoted_path(path)}: {e.strerror}"
     except (OSError, ValueError):
         pass
     return None
@@ -144,7 +144,7 @@ def _run_command(args: argparse.Namespace) -> int:
         EXIT_PIPE_CLOSED,
         CommandError,
         fail,
-        quoted,
+        quoted_path,
     )
     from engine import ExpressionError
     from engine.checks.tensorflow_check import TensorFlowUnavailable
@@ -170,7 +170,7 @@ def _run_command(args: argparse.Namespace) -> int:
                     f"({e.encoding}): set PYTHONIOENCODING=utf-8, or use --json",
                     EXIT_CANNOT_WRITE)
     except ReadError as e:  # a file the command needs (one of the app's own, say)
-        return fail(f"cannot read {quoted(e.filename)}: {e.strerror or e}", EXIT_BAD_INPUT)
+        return fail(f"cannot read {quoted_path(e.filename)}: {e.strerror or e}", EXIT_BAD_INPUT)
     except OSError as e:
         _silence_stdout()
         where = f" {e.filename!r}" if e.filename else " the output"
@@ -192,14 +192,14 @@ def main(argv: list[str] | None = None) -> int:
 
             return fail(refused, EXIT_BAD_INPUT)
     from engine.io.files import ReadError
-    from gui.app import run
+    from gui.app import run_window
 
     try:
-        return run(args.file)
+        return run_window(args.file)
     except ReadError as e:  # one of the app's own files (an installation without its assets)
-        from cli.common import EXIT_BAD_INPUT, fail, quoted
+        from cli.common import EXIT_BAD_INPUT, fail, quoted_path
 
-        return fail(f"cannot read {quoted(e.filename)}: {e.strerror or e}", EXIT_BAD_INPUT)
+        return fail(f"cannot read {quoted_path(e.filename)}: {e.strerror or e}", EXIT_BAD_INPUT)
 
 
 if __name__ == "__main__":

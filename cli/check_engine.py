@@ -51,7 +51,7 @@ def public(report: dict) -> dict:
     return _finite({**report, "checks": checks})
 
 
-def format_report(report: dict) -> str:
+def format_check_report(report: dict) -> str:
     width = max(len(name) for name in CHECKS)
     lines = [f"{report['engine']}: class {report['class']}"]
     for name, record in report["checks"].items():
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, allow_nan=False))
     else:
-        print(format_report(report))
+        print(format_check_report(report))
         if report.get("output"):
             print("(the file printed:)", file=sys.stderr)
             print(report["output"].rstrip(), file=sys.stderr)

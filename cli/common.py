@@ -28,7 +28,7 @@ class CommandError(Exception):
         self.code = code
 
 
-def quoted(path: str) -> str:
+def quoted_path(path: str) -> str:
     """A path as a message quotes it: repr'd, at most ~80 characters."""
     return repr(shorten(str(path)))
 
@@ -47,7 +47,7 @@ def read_text(path: str) -> str:
             return read_stream(sys.stdin.buffer)
         return read_program(path)
     except OSError as e:
-        raise CommandError(f"cannot read {quoted(path)}: {e.strerror or e}") from None
+        raise CommandError(f"cannot read {quoted_path(path)}: {e.strerror or e}") from None
 
 
 def check_input(path: str) -> None:
@@ -57,7 +57,7 @@ def check_input(path: str) -> None:
     try:
         check_regular(path)
     except OSError as e:
-        raise CommandError(f"cannot read {quoted(path)}: {e.strerror or e}") from None
+        raise CommandError(f"cannot read {quoted_path(path)}: {e.strerror or e}") from None
 
 
 def check_output_file(path: str) -> None:
@@ -70,18 +70,18 @@ def check_output_file(path: str) -> None:
     except FileNotFoundError:
         mode = None
     except OSError as e:
-        raise CommandError(f"cannot write {quoted(path)}: {e.strerror or e}",
+        raise CommandError(f"cannot write {quoted_path(path)}: {e.strerror or e}",
                            EXIT_CANNOT_WRITE) from None
     if mode is not None and not stat.S_ISREG(mode):
         kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-        raise CommandError(f"cannot write {quoted(path)}: it is {kind}", EXIT_CANNOT_WRITE)
-    _check_writable_folder(folder, f"cannot write {quoted(path)}")
+        raise CommandError(f"cannot write {quoted_path(path)}: it is {kind}", EXIT_CANNOT_WRITE)
+    _check_writable_folder(folder, f"cannot write {quoted_path(path)}")
 
 
 def check_output_folder(folder: str) -> None:
     """Make `folder` if missing and prove a file can be written in it; CommandError
     (EXIT_CANNOT_WRITE) if not. Used before work that takes long."""
-    where = f"cannot write into {quoted(folder)}"
+    where = f"cannot write into {quoted_path(folder)}"
     try:
         os.makedirs(folder, exist_ok=True)
     except FileExistsError:
@@ -95,7 +95,7 @@ def _check_writable_folder(folder: str, where: str) -> None:
     import tempfile
 
     if not os.path.isdir(folder):
-        raise CommandError(f"{where}: the folder {quoted(folder)} does not exist",
+        raise CommandError(f"{where}: the folder {quoted_path(folder)} does not exist",
                            EXIT_CANNOT_WRITE)
     try:  # os.access ignores read-only mounts; a real file does not
         with tempfile.TemporaryFile(dir=folder):

@@ -125,7 +125,8 @@ def summarize(records: Iterable[Epoch], hidden: int, activation: str) -> tuple[S
     return summary, _tail(summary, hidden, activation)
 
 
-def format_report(summary: Summary, tail: dict, args: argparse.Namespace, lr: float) -> str:
+def format_training_report(summary: Summary, tail: dict, args: argparse.Namespace,
+                           lr: float) -> str:
     lines = [f"A 2-{args.hidden}-1 {args.activation} network learning XOR: {args.epochs:,} "
              f"epochs, learning rate {lr:g}, seed {args.seed}"
              + (" (the lesson's start)" if args.seed == 0 and args.hidden == 2 else ""), "",
@@ -163,5 +164,5 @@ def run(args: argparse.Namespace) -> int:
         tail = write_json(records, args.hidden, args.activation, sys.stdout)
     else:
         summary, tail = summarize(records, args.hidden, args.activation)
-        print(format_report(summary, tail, args, lr))
+        print(format_training_report(summary, tail, args, lr))
     return EXIT_DIVERGED if "stopped" in tail else 0

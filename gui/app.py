@@ -41,8 +41,8 @@ def application():
     return app
 
 
-def run(path: str | None = None) -> int:
-    """Open the window (on `path`, or the lesson's neuron) and run until it closes."""
+def run_window(path: str | None = None) -> int:
+    """Open the window (on `path`, or the lesson's neuron) and run it until it closes."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = application()
     _install_excepthook()

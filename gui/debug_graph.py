@@ -1,11 +1,11 @@
-"""`debug(root)`: the window on a graph built in Python (see engine.io.graph_import)."""
+"""`open_debug_window(root)`: the window on a graph built in Python (see engine.io.graph_import)."""
 
 from __future__ import annotations
 
 from engine.io.graph_import import graph_program
 
 
-def debug(root, block: bool = True, output_name: str = "out"):
+def open_debug_window(root, block: bool = True, output_name: str = "out"):
     """Open the window on the graph under `root`, with full stepping.
 
     `root` is a `Value` of this engine, or a micrograd-style (`_prev`, `_op`) or
@@ -22,7 +22,7 @@ def debug(root, block: bool = True, output_name: str = "out"):
 
     app = application()
     window = MainWindow(remember=False)
-    name = f"debug({output_name})"
+    name = f"open_debug_window({output_name})"
     if replay is None:
         window.load_program(text, name=name, undoable=False)
     else:

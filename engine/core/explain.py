@@ -23,7 +23,7 @@ from engine.numbers import ROUNDOFF_OF_SUM, agrees, number, scientific
 from engine.numbers import operand as bracketed
 
 __all__ = [
-    "display_name", "expression", "formula", "number", "op_symbol", "operand", "roundoff",
+    "display_name", "expression", "formula", "number", "op_symbol", "operand_name", "roundoff",
     "rule_text", "used_rule_text", "value_text"]
 
 TINY = 1e-9       # a value carried from round-off is shown as ≈ 0 up to this size
@@ -106,7 +106,7 @@ def expression(node: Value, depth: int = 3) -> str:
 _FUNCTIONS = ops.FUNCTION_NAMES
 
 
-def operand(node: Value) -> str:
+def operand_name(node: Value) -> str:
     """The node as an operand in a formula: its name, its number (bracketed if
     negative), a function call, or its expression in parentheses."""
     if node.label:
@@ -130,7 +130,7 @@ def formula(node: Value) -> str:
     op = node.op
     if not op:
         return "input" if node.label else "constant"
-    names = [operand(p) for p in node.parents]
+    names = [operand_name(p) for p in node.parents]
     if op in _BINARY:
         if len(names) == 1:
             return f"{names[0]} {op} a number"
@@ -160,7 +160,7 @@ def rule_text(node: Value, i: int) -> str:
         return ""
     parents = node.parents
     x = parents[i]
-    n = operand(x)
+    n = operand_name(x)
     local = node.local_grads[i]
     result = number(local)
     op = node.op
@@ -184,10 +184,10 @@ def rule_text(node: Value, i: int) -> str:
         a, b = parents
         b_num = bracketed(b.data)
         if i == 0:
-            return worked(f"1/{operand(b)}", f"1/{b_num}", lambda: 1 / _shown(b_num))
+            return worked(f"1/{operand_name(b)}", f"1/{b_num}", lambda: 1 / _shown(b_num))
         b_num = _base(b.data)
         a_num = bracketed(a.data)
-        return worked(f"-{operand(a)}/{operand(b)}^2", f"-{a_num}/{b_num}^2",
+        return worked(f"-{operand_name(a)}/{operand_name(b)}^2", f"-{a_num}/{b_num}^2",
                       lambda: -_shown(a_num) / _shown(b_num) ** 2)
     if entry is ops.POWER:
         k_text = op[2:]
@@ -215,7 +215,7 @@ def _worked(entry: ops.Op, node: Value, i: int, result: str) -> str:
     fields = {"result": result, "on": number(node.data), "ob": _base(node.data),
               "above": ">" if parents[0].data > 0 else "<="}
     for key, p in zip("xy", parents):
-        fields.update({key: operand(p), key + "arg": _argument(p), key + "n": number(p.data),
+        fields.update({key: operand_name(p), key + "arg": _argument(p), key + "n": number(p.data),
                        key + "b": _base(p.data), key + "o": bracketed(p.data)})
     template = entry.explain[i]
     if "{result}" not in template:  # a rule with no numbers to work out: '1', 'y'
@@ -236,7 +236,7 @@ def used_rule_text(node: Value, i: int, local: float) -> str:
     if not node.parents:
         return ""
     result = "cannot be computed" if math.isnan(local) else number(local)
-    return f"{_d(node, operand(node.parents[i]))} = {result}"
+    return f"{_d(node, operand_name(node.parents[i]))} = {result}"
 
 
 def _base(x: float) -> str:

@@ -19,9 +19,9 @@ from engine.language.program import (
     POW_INPUT,
     Instruction,
     Program,
-    apply,
+    apply_instruction,
 )
-from engine.language.tokens import END, NAME, NUM, OP, SEP, Lines, Token, describe, tokenize
+from engine.language.tokens import END, NAME, NUM, OP, SEP, Lines, Token, describe_token, tokenize
 
 MAX_CHARS = 1_000_000
 MAX_DEPTH = 200
@@ -53,7 +53,7 @@ class _Builder:
             value = Value(number)
             variable = op == INPUT
         else:
-            value = apply(ins, [values[a] for a in args])
+            value = apply_instruction(ins, [values[a] for a in args])
             variable = False
             for a in args:
                 if self.variable[a]:
@@ -252,8 +252,8 @@ class _Parser:
                 elif text == ")" and ops and ops[-1][1] and tokens[i - 1][1] == "(":
                     raise self.error(f"{ops[-1][1]}() needs one argument, got none", token)
                 else:
-                    raise self.error(
-                        f"expected a number, a name or '(' but found {describe(token)}", token)
+                    raise self.error("expected a number, a name or '(' but found "
+                                     f"{describe_token(token)}", token)
             elif kind == OP and text in _BINARY_TOKENS:
                 op = POW if text in ("**", "^") else text
                 prec = _PREC[op]
@@ -321,4 +321,5 @@ class _Parser:
             number, name = shorten(before[1], 30), shorten(text, 30)
             return (f"unexpected '{name}' after the number {number}: "
                     f"write {number}*{name} for a product")
-        return f"expected an operator or the end of the statement, found {describe(tokens[i])}"
+        return ("expected an operator or the end of the statement, found "
+                f"{describe_token(tokens[i])}")

@@ -75,7 +75,7 @@ _DOMAIN = {op.name: op.domain for op in ops.OPS if op.domain is not None}
 _isfinite = math.isfinite
 
 
-def apply(ins: Instruction, args: list[Value]) -> Value:
+def apply_instruction(ins: Instruction, args: list[Value]) -> Value:
     """The Value that `ins` makes from `args`; ExpressionError at `ins` if it is not finite."""
     op, k = ins.op, ins.number
     reason = _domain_error(op, args, k) if op in _DOMAIN else None
@@ -122,7 +122,7 @@ def values_in_slices(instructions, labels: dict[int, str], overrides: dict[str, 
                 elif ins.op == CONST:
                     v = Value(ins.number)
                 else:
-                    v = apply(ins, [values[a] for a in ins.args])
+                    v = apply_instruction(ins, [values[a] for a in ins.args])
                 v.label = label
                 values.append(v)
         yield len(values)

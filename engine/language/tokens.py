@@ -51,7 +51,7 @@ class Lines:
         return ExpressionError(message, *self.locate(token[2]))
 
 
-def describe(token: Token) -> str:
+def describe_token(token: Token) -> str:
     """The token as a message names it."""
     kind, text, _ = token
     if kind == END:

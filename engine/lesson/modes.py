@@ -7,7 +7,7 @@ mode runs N passes of dual numbers, each with its tangent along one weight. Both
 plain Python objects with the same rules, so the ratio measures the modes, not the
 implementations.
 
-`timing_sweep` is a generator: it yields a `Progress` record every ~0.1 s of work and a
+`timing_sweep` is a generator: it yields a `SweepProgress` record every ~0.1 s of work and a
 `SweepRow` per size, so a caller can stop it between yields (the GUI's Cancel).
 """
 
@@ -54,7 +54,7 @@ def neuron_loss(weights: Sequence, x: Sequence[float], b: float, y: float):
     return ((z + b).tanh() - y) ** 2
 
 
-def reverse_gradient(problem: Problem) -> list[float]:
+def reverse_mode_gradient(problem: Problem) -> list[float]:
     """The gradient by one forward pass building the graph and one backward pass."""
     weights = [Value(w) for w in problem.w]
     neuron_loss(weights, problem.x, problem.b, problem.y).backward()
@@ -67,7 +67,7 @@ def forward_pass(problem: Problem, i: int) -> float:
     return neuron_loss(weights, problem.x, problem.b, problem.y).tangent
 
 
-def forward_gradient(problem: Problem) -> list[float]:
+def forward_mode_gradient(problem: Problem) -> list[float]:
     """The gradient by forward mode: one pass per parameter."""
     return [forward_pass(problem, i) for i in range(len(problem.w))]
 
@@ -85,7 +85,7 @@ class SweepRow:
 
 
 @dataclass(frozen=True)
-class Progress:
+class SweepProgress:
     """How far the sweep is: `done` of `total` units of work, now timing size `n`."""
 
     done: float
@@ -98,9 +98,9 @@ def _work_units(sizes: Sequence[int]) -> float:
 
 
 def timing_sweep(sizes: Sequence[int] = SIZES, repeats: int = REPEATS,
-                 seed: int = 0) -> Iterator[Progress | SweepRow]:
+                 seed: int = 0) -> Iterator[SweepProgress | SweepRow]:
     """Time a full gradient in both modes at each size (median of `repeats`), yielding
-    Progress records between slices of work and one SweepRow per size.
+    SweepProgress records between slices of work and one SweepRow per size.
 
     Only the gradient computations are timed; the time spent yielding is not.
     """
@@ -111,7 +111,7 @@ def timing_sweep(sizes: Sequence[int] = SIZES, repeats: int = REPEATS,
         forward_times, reverse_times = [], []
         for _ in range(repeats):
             t0 = time.perf_counter()
-            reverse = reverse_gradient(problem)
+            reverse = reverse_mode_gradient(problem)
             reverse_times.append(time.perf_counter() - t0)
             elapsed, forward, since_yield = 0.0, [], 0.0
             for i in range(n):
@@ -122,10 +122,10 @@ def timing_sweep(sizes: Sequence[int] = SIZES, repeats: int = REPEATS,
                 since_yield += spent
                 if since_yield > SLICE_S:
                     since_yield = 0.0
-                    yield Progress(done + (i + 1) * n, total, n)
+                    yield SweepProgress(done + (i + 1) * n, total, n)
             forward_times.append(elapsed)
             done += n * n + n
-            yield Progress(done, total, n)
+            yield SweepProgress(done, total, n)
         fwd = statistics.median(forward_times) * 1000.0
         rev = statistics.median(reverse_times) * 1000.0
         diff = max(abs(f - r) for f, r in zip(forward, reverse))

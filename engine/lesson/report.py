@@ -50,7 +50,7 @@ class Row:
 
 
 @dataclass(frozen=True)
-class Section:
+class ReportSection:
     title: str
     rows: tuple[Row, ...]
     note: str = ""
@@ -66,7 +66,7 @@ class ReportProgress:
 
 @dataclass(frozen=True)
 class ReportData:
-    sections: tuple[Section, ...]
+    sections: tuple[ReportSection, ...]
     rules: tuple[RuleError, ...]
     sweep: tuple[SweepRow, ...]
     xor_losses: tuple[float, ...]
@@ -87,16 +87,16 @@ def _f(x: float, digits: int) -> str:
     return f"{x:.{digits}f}"
 
 
-def _smallest_check() -> Section:
+def _smallest_check() -> ReportSection:
     a, b = Value(3.0), Value(4.0)
     f = a * b + a
     f.backward()
     rows = (Row("f = ab + a at a = 3, b = 4", "15.0", repr(f.data)),
             Row("∂f/∂a", "5.0", repr(a.grad)), Row("∂f/∂b", "3.0", repr(b.grad)))
-    return Section("The smallest check", rows)
+    return ReportSection("The smallest check", rows)
 
 
-def _chain() -> Section:
+def _chain() -> ReportSection:
     x = Value(0.5)
     inner = x**3 + 3 * x
     y = inner.tanh()
@@ -107,10 +107,10 @@ def _chain() -> Section:
             Row("autograd dy/dx", "0.5390038624", _f(x.grad, 10)),
             Row("analytic dy/dx", "0.5390038624", _f(analytic, 10)),
             Row("difference", "0.00e+00", f"{abs(x.grad - analytic):.2e}"))
-    return Section("A longer chain against calculus: tanh(x³ + 3x) at x = 0.5", rows)
+    return ReportSection("A longer chain against calculus: tanh(x³ + 3x) at x = 0.5", rows)
 
 
-def _rules(errors: list[RuleError]) -> Section:
+def _rules(errors: list[RuleError]) -> ReportSection:
     bad = worst(errors)
     rows = (Row("rules checked", "9", f"{len(errors) - 2} rules + a chain + a shared node",
                 MEASURED),
@@ -118,13 +118,13 @@ def _rules(errors: list[RuleError]) -> Section:
                 f"{bad.error_fd:.2e} on {bad.name}", MEASURED),
             Row("every rule below the dashed line at 1e-9", "yes",
                 "yes" if all(e.error_fd < 1e-9 for e in errors) else "no"))
-    return Section("Every rule against a central difference (h = 1e-6)", rows,
+    return ReportSection("Every rule against a central difference (h = 1e-6)", rows,
                    "The errors are the central difference's own, so their exact values "
                    "depend on the points each rule is checked at; ours are listed in the "
                    "Rules tab.", "rules.png")
 
 
-def _neuron() -> Section:
+def _neuron() -> ReportSection:
     grads = gradients_with(parse(NEURON))
     start = {"w1": 0.5, "w2": -0.3, "b": 0.1}
     lesson = {"w1": ("-2.000000", "0.700000"), "w2": ("-4.000000", "0.100000"),
@@ -134,15 +134,15 @@ def _neuron() -> Section:
         rows.append(Row(f"∂L/∂{name}", lesson[name][0], _f(grads[name], 6)))
         rows.append(Row(f"{name} after one step at η = 0.1", lesson[name][1],
                         _f(start[name] - 0.1 * grads[name], 6)))
-    return Section("One neuron, one step, by hand", tuple(rows))
+    return ReportSection("One neuron, one step, by hand", tuple(rows))
 
 
-def _tensorflow() -> tuple[Section, str]:
+def _tensorflow() -> tuple[ReportSection, str]:
     try:
         rows = {r.name: r for r in tensorflow_check.cross_check(NEURON)}
     except tensorflow_check.TensorFlowUnavailable as e:
         note = f"TensorFlow is not available here, so this table was not computed: {e}"
-        return Section("The same graph in TensorFlow", (), note), str(e)
+        return ReportSection("The same graph in TensorFlow", (), note), str(e)
     out = []
     for name in ("w1", "w2", "b"):
         r = rows[name]
@@ -151,10 +151,10 @@ def _tensorflow() -> tuple[Section, str]:
         out.append(Row(f"{name}: tf.GradientTape (float64)", out[-1].lesson,
                        _f(r.tensorflow, 8)))
         out.append(Row(f"{name}: difference", "0.00e+00", f"{r.difference:.2e}"))
-    return Section("The same graph in TensorFlow", tuple(out)), ""
+    return ReportSection("The same graph in TensorFlow", tuple(out)), ""
 
 
-def _passes() -> Section:
+def _passes() -> ReportSection:
     rows = []
     for r in passes_table():
         rows.append(Row(f"{r.parameters:,} parameters: forward mode",
@@ -162,10 +162,10 @@ def _passes() -> Section:
                         numbers.count(r.forward_passes, "pass", "passes")))
         rows.append(Row(f"{r.parameters:,} parameters: reverse mode", "1 pass",
                         numbers.count(r.reverse_passes, "pass", "passes")))
-    return Section("Why reverse mode: passes for one full gradient", tuple(rows))
+    return ReportSection("Why reverse mode: passes for one full gradient", tuple(rows))
 
 
-def _timing(rows: list[SweepRow]) -> Section:
+def _timing(rows: list[SweepRow]) -> ReportSection:
     by_n = {r.n: r for r in rows}
     out = []
     if 2 in by_n:
@@ -181,13 +181,13 @@ def _timing(rows: list[SweepRow]) -> Section:
     largest = max(rows, key=lambda r: r.n)
     out.append(Row(f"ratio at the largest size timed ({largest.n:,})", "grows with N",
                    f"{largest.ratio:.1f}×", MEASURED))
-    return Section("Forward mode against reverse mode, measured", tuple(out),
+    return ReportSection("Forward mode against reverse mode, measured", tuple(out),
                    "Timings depend on the machine and its load; the ratio and the "
                    "agreement are what carry over. Both modes are plain Python objects with "
                    "the same rules, as in the lesson.", "modes.png")
 
 
-def _accumulate() -> Section:
+def _accumulate() -> ReportSection:
     rows = []
     for text, right, wrong in (("a = 3; b = a + a", "2.0", "1.0"),
                                ("a = 3; c = a * a", "6.0", "3.0")):
@@ -195,7 +195,7 @@ def _accumulate() -> Section:
         rows.append(Row(f"{text}: ∂/∂a", right, repr(gradients_with(program)["a"])))
         rows.append(Row(f"{text}: ∂/∂a with = instead of +=", wrong,
                         repr(gradients_with(program, OVERWRITE)["a"])))
-    return Section("Gradients accumulate", tuple(rows))
+    return ReportSection("Gradients accumulate", tuple(rows))
 
 
 LESSON_XOR = {1: "1.766174", 100: "0.938014", 500: "0.729389", 1000: "0.461485",
@@ -219,7 +219,7 @@ XOR_NOTE = (
     "of additions imitates.")
 
 
-def _xor(losses: list[float], parameters: tuple[float, ...]) -> Section:
+def _xor(losses: list[float], parameters: tuple[float, ...]) -> ReportSection:
     rows = [Row(f"loss at epoch {e}", lesson, _f(losses[e - 1], 6))
             for e, lesson in LESSON_XOR.items() if e <= len(losses)]
     for (x, out, target), lesson in zip(predictions(parameters, 2, DEFAULT_ACTIVATION),
@@ -234,7 +234,7 @@ def _xor(losses: list[float], parameters: tuple[float, ...]) -> Section:
                   for _, o, t in predictions(parameters, 2, DEFAULT_ACTIVATION))
     rows.append(Row("XOR learned (all four rows on the right side of 0.5)", "yes",
                     "yes" if learned else "no"))
-    return Section("Train a network with nothing but this: 2-2-1 tanh, η = 0.1", tuple(rows),
+    return ReportSection("Train a network with nothing but this: 2-2-1 tanh, η = 0.1", tuple(rows),
                    XOR_NOTE, "xor.png")
 
 

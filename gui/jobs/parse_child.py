@@ -5,6 +5,7 @@ would hold the interpreter lock the whole time. The child parses, and sends eith
 error or the instructions, a piece at a time, so that no single unpickle holds the
 window long; the window replays them into Values (`values_in_slices`). Qt-free.
 """
+# Qt-free: runs in a child process; tests/test_structure.py imports it alone and finds no Qt.
 
 from __future__ import annotations
 

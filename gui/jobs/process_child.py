@@ -3,6 +3,7 @@
 Kept free of Qt (the `gui` package imports nothing by itself), so a spawned child
 starts quickly and never touches a window.
 """
+# Qt-free: runs in a child process; tests/test_structure.py imports it alone and finds no Qt.
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ into Python (a table's data, a widget's paint) would wait for the worker to let 
 the window would draw a frame a second. A child process trains or times on the other
 core instead, sends its records in batches, and the window takes them when it draws.
 """
+# Qt-free: its child half runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ Importing TensorFlow takes seconds of pure Python: in a thread of the window's p
 would hold the interpreter lock and stall the window (gaps of hundreds of ms). Kept free
 of Qt, like process_child, so the child starts quickly.
 """
+# Qt-free: runs in a child process; tests/test_structure.py imports it alone and finds no Qt.
 
 from __future__ import annotations
 

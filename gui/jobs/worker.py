@@ -9,7 +9,7 @@ failed or `aborted()` if it was stopped early, and last `finished()`, always, on
 The child is a ProcessJob (spawn, big arguments through the pipe from a thread, records
 gathered into batches); the worker looks at its pipe every `interval_ms`, reading for at
 most `read_budget_s` per look, so that unpickling big records never holds the window
-long. Every worker started is known until it finishes: `stop_all()` (the window closes)
+long. Every worker started is known until it finishes: `stop_workers()` (the window closes)
 ends them all.
 """
 
@@ -57,7 +57,7 @@ class ProcessWorker(QObject):
         self._timer.timeout.connect(self._on_tick)
 
     @property
-    def running(self) -> bool:
+    def running_workers(self) -> bool:
         """Started and not yet finished."""
         return self.job is not None and not self.done
 
@@ -134,12 +134,12 @@ class ProcessWorker(QObject):
         self.finished.emit()
 
 
-def running() -> list[ProcessWorker]:
+def running_workers() -> list[ProcessWorker]:
     """The workers started and not yet finished."""
     return list(_workers)
 
 
-def stop_all() -> None:
+def stop_workers() -> None:
     """Stop every worker now (the window closes)."""
     for worker in list(_workers):
         worker.stop()

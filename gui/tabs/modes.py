@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from engine.lesson.modes import (
     SIZES,
-    Progress,
+    SweepProgress,
     SweepRow,
     break_even_words,
     passes_table,
@@ -155,7 +155,7 @@ class ModesTab(QWidget):
 
     @Slot(object)
     def _on_record(self, record) -> None:
-        if isinstance(record, Progress):
+        if isinstance(record, SweepProgress):
             self.bar.setValue(int(1000 * record.done / record.total))
             self.state.setText(f"Timing N = {record.n:,}…")
         else:

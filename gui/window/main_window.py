@@ -413,7 +413,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.reporter.stop()
         engine_dialog.stop_checks(self)
         self.checker.stop()
-        worker.stop_all()  # any other child job: none outlives the window
+        worker.stop_workers()  # any other child job: none outlives the window
         process_job.stop_all()
         self.disposal.finish()
         self.graph_tab.tidy.finish()

@@ -8,24 +8,22 @@ from engine.core.forward_mode import Dual, forward_gradient, jvp
 from engine.lesson.modes import (
     SIZES,
     Problem,
-    Progress,
+    SweepProgress,
     SweepRow,
     break_even,
     break_even_words,
+    forward_mode_gradient,
     passes_table,
-    reverse_gradient,
+    reverse_mode_gradient,
     sweep_rows,
     timing_sweep,
-)
-from engine.lesson.modes import (
-    forward_gradient as forward_mode_gradient,
 )
 
 
 @pytest.mark.parametrize("n", [n for n in SIZES if n <= 800])
 def test_forward_and_reverse_gradients_agree(n):
     problem = Problem.make(n)
-    forward, reverse = forward_mode_gradient(problem), reverse_gradient(problem)
+    forward, reverse = forward_mode_gradient(problem), reverse_mode_gradient(problem)
     assert len(forward) == len(reverse) == n
     assert max(abs(f - r) for f, r in zip(forward, reverse)) <= 1e-12
     assert any(abs(g) > 1e-3 for g in reverse)  # a real gradient, not all zeros
@@ -34,7 +32,7 @@ def test_forward_and_reverse_gradients_agree(n):
 @pytest.mark.slow
 def test_forward_and_reverse_agree_at_1600():
     problem = Problem.make(1600)
-    forward, reverse = forward_mode_gradient(problem), reverse_gradient(problem)
+    forward, reverse = forward_mode_gradient(problem), reverse_mode_gradient(problem)
     assert max(abs(f - r) for f, r in zip(forward, reverse)) <= 1e-12
 
 
@@ -65,7 +63,7 @@ def test_sweep_yields_progress_and_one_row_per_size():
     records = list(timing_sweep(sizes=(2, 5, 10), repeats=2))
     rows = [r for r in records if isinstance(r, SweepRow)]
     assert [r.n for r in rows] == [2, 5, 10]
-    assert all(isinstance(r, Progress) for r in records if not isinstance(r, SweepRow))
+    assert all(isinstance(r, SweepProgress) for r in records if not isinstance(r, SweepRow))
     assert records[-2].done == records[-2].total  # the last progress is complete
     for r in rows:
         assert r.forward_ms > 0 and r.reverse_ms > 0
@@ -76,7 +74,7 @@ def test_sweep_yields_progress_and_one_row_per_size():
 def test_sweep_stops_when_no_longer_iterated():
     sweep = timing_sweep(sizes=(400, 800), repeats=3)
     first = next(sweep)
-    assert isinstance(first, Progress) and first.n == 400
+    assert isinstance(first, SweepProgress) and first.n == 400
     sweep.close()  # a caller stops by no longer iterating
 
 

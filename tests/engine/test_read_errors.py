@@ -7,7 +7,7 @@ import pytest
 
 import engine.io.files
 import main
-from cli.common import quoted
+from cli.common import quoted_path
 from engine.io.files import ReadError, read_program
 
 
@@ -38,5 +38,5 @@ def test_a_command_that_cannot_read_a_file_says_so(tmp_path, monkeypatch, capsys
     args.run = lambda args: len(read_program(missing))
     monkeypatch.setattr("sys.stdout", io.StringIO())
     assert main._run_command(args) == 2
-    assert capsys.readouterr().err == (f"error: cannot read {quoted(str(missing))}: "
+    assert capsys.readouterr().err == (f"error: cannot read {quoted_path(str(missing))}: "
                                        "No such file or directory\n")

@@ -45,7 +45,7 @@ def no_child_left(qapp):
     from gui.jobs import process_job, worker
 
     qapp.processEvents()
-    assert not worker.running(), f"workers left running: {worker.running()}"
+    assert not worker.running_workers(), f"workers left running: {worker.running_workers()}"
     assert _gc.holders() == 0, "a sliced task is left running"
     assert not process_job.running(), f"worker processes left: {process_job.running()}"
     deadline = time.monotonic() + 5.0  # a child told to end may take a moment to exit

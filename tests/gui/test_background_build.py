@@ -68,12 +68,12 @@ def test_a_new_build_ends_the_one_still_running(window, qtbot):
         assert window.build(first)  # waits for a slice of it: the first is under way
     assert window.build(second)
     assert window.wait_for_build()
-    assert not worker.running() and not process_job.running()  # nothing left to land
+    assert not worker.running_workers() and not process_job.running()  # nothing left to land
     assert loads == [second]
     assert window.session.program.inputs["w"].data == 0.8
     small = "x = 2\ny = x*x"
     assert window.build(BIG) and window.build(small)  # a quick build ends a big one too
-    assert not window.building and not worker.running() and loads[-1] == small
+    assert not window.building and not worker.running_workers() and loads[-1] == small
 
 
 def test_cancel_keeps_the_last_program(window, qtbot):
@@ -82,7 +82,7 @@ def test_cancel_keeps_the_last_program(window, qtbot):
     assert window.cancel_build.isVisibleTo(window)
     assert not window.graph_tab.actions["step"].isEnabled()
     window.cancel_build.click()
-    assert not window.building and not process_job.running() and not worker.running()
+    assert not window.building and not process_job.running() and not worker.running_workers()
     assert window.session.program is before
     assert window.graph_tab.actions["step"].isEnabled()
     assert not window.cancel_build.isVisibleTo(window)

@@ -3,7 +3,7 @@
 
 import gui.window.main_window
 import main
-from cli.common import quoted
+from cli.common import quoted_path
 
 
 def test_screenshot_without_the_default_program(tmp_path, monkeypatch, capsys):
@@ -11,6 +11,6 @@ def test_screenshot_without_the_default_program(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(gui.window.main_window, "DEFAULT_PROGRAM", missing)
     out = tmp_path / "shot.png"
     assert main.main(["screenshot", str(out)]) == 2
-    assert capsys.readouterr().err == (f"error: cannot read {quoted(str(missing))}: "
+    assert capsys.readouterr().err == (f"error: cannot read {quoted_path(str(missing))}: "
                                        "No such file or directory\n")
     assert not out.exists()

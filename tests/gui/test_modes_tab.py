@@ -32,7 +32,7 @@ def test_cancel_stops_the_worker_before_its_end(window, qtbot):
     qtbot.waitUntil(lambda: tab.bar.value() > 0, timeout=30_000)  # mid-way through
     tab.cancel.click()
     qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
-    assert not worker.running() and not process_job.running()
+    assert not worker.running_workers() and not process_job.running()
     assert tab.state.text().startswith("Cancelled after")
     assert len(tab.rows) < 2 and tab.bar.value() < 1000  # it stopped: not every size timed
     assert tab.start.isEnabled()
@@ -62,7 +62,7 @@ def test_closing_the_window_mid_sweep_stops_the_worker(qtbot):
     w.modes_tab.start_sweep()
     qtbot.waitUntil(lambda: w.modes_tab.bar.value() > 0, timeout=30_000)
     w.close()
-    assert not worker.running() and not process_job.running()
+    assert not worker.running_workers() and not process_job.running()
 
 
 def test_break_even_is_marked_and_said_in_whole_counts(window):

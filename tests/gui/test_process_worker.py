@@ -37,7 +37,7 @@ def test_signals_come_in_order_each_record_once(qtbot):
     with qtbot.waitSignal(w.finished, timeout=60_000):
         w.start()
     assert seen == ["started", *range(500), "finished"]
-    assert not w.running and w not in worker.running() and not process_job.running()
+    assert not w.running and w not in worker.running_workers() and not process_job.running()
 
 
 def test_an_error_in_the_child_comes_after_what_it_yielded(qtbot):
@@ -98,7 +98,7 @@ def test_closing_the_window_leaves_no_child_process(qtbot, tmp_path):
     qtbot.waitUntil(lambda: len(multiprocessing.active_children()) >= 3, timeout=60_000)
     pids = [child.pid for child in multiprocessing.active_children()]
     window.close()
-    assert not worker.running() and not process_job.running()
+    assert not worker.running_workers() and not process_job.running()
     assert not multiprocessing.active_children()
     assert not any(_alive(pid) for pid in pids)
     assert not (tmp_path / "report.md").exists()

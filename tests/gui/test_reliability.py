@@ -128,7 +128,7 @@ def test_closing_during_the_tensorflow_import_and_the_workers(qtbot):
     qtbot.waitUntil(lambda: w.modes_tab.bar.value() > 0 and w.xor_tab.epoch > 0,
                     timeout=60_000)
     w.close()
-    assert not worker.running() and not process_job.running()
+    assert not worker.running_workers() and not process_job.running()
 
 
 def _rss_mb() -> float:

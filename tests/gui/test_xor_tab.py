@@ -95,7 +95,7 @@ def test_closing_mid_training_ends_the_worker(qtbot):
     qtbot.waitUntil(lambda: w.xor_tab.epoch > 10, timeout=30_000)
     w.close()
     assert not w.xor_tab.running
-    assert not worker.running() and not process_job.running()
+    assert not worker.running_workers() and not process_job.running()
 
 
 def test_the_plot_gets_a_bounded_number_of_points_however_long_the_run(window, qtbot):

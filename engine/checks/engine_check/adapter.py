@@ -48,7 +48,7 @@ def as_float(x) -> float:
         return math.nan
 
 
-def apply(op: str, args: list, k: float):
+def apply_op(op: str, args: list, k: float):
     """Apply one instruction's operation to user values (numbers stay numbers), as the
     op table says Python applies it."""
     entry = ops.BY_NAME.get(op)
@@ -67,7 +67,7 @@ def replay(cls, instructions) -> list:
         elif ins.op == CONST:
             values.append(ins.number)
         else:
-            values.append(apply(ins.op, [values[a] for a in ins.args], ins.number))
+            values.append(apply_op(ins.op, [values[a] for a in ins.args], ins.number))
     return values
 
 

@@ -148,11 +148,11 @@ def _run_case(cls, case: cases.Case, want_replay: bool,
     expected = _expected(program)
     record = {"title": case.title, "text": case.text, "expected": expected,
               "received": received}
-    ok = diagnosis.close(received["value"], expected["value"]) and all(
-        diagnosis.close(received["grads"].get(n, math.nan), g)
+    ok = diagnosis.same_number(received["value"], expected["value"]) and all(
+        diagnosis.same_number(received["grads"].get(n, math.nan), g)
         for n, g in expected["grads"].items())
     if case.check == "root_gradient":
-        ok = ok and diagnosis.close(received["root_grad"], 1.0)
+        ok = ok and diagnosis.same_number(received["root_grad"], 1.0)
     record["ok"] = ok
     if not ok and want_replay:
         record["replay"] = _replay_record(program, cls, user, order)
@@ -204,7 +204,7 @@ def deep_graph(cls, path: str) -> dict:
                              "graph recursively and reaches Python's recursion limit "
                              f"(the longest chain it handles is {longest:,} operations)")}
     received = {"value": value, "grads": {"x": grad}}
-    if diagnosis.close(value, n + 1) and diagnosis.close(grad, 1.0):
+    if diagnosis.same_number(value, n + 1) and diagnosis.same_number(grad, 1.0):
         return {"status": "ok"}
     return {"status": "wrong", "case": title, "expected": expected, "received": received,
             "sentence": f"on a chain of {n:,} operations d y/dx is {grad:.6g} instead of 1"}

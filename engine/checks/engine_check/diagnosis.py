@@ -20,7 +20,7 @@ from engine.language import parse
 REL, ABS = 1e-6, 1e-9
 
 
-def close(a: float, b: float) -> bool:
+def same_number(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=REL, abs_tol=ABS)
 
 
@@ -76,7 +76,7 @@ def _matches(failures: list[dict], predict) -> bool:
         except (ArithmeticError, ValueError):
             return False
         got = f["received"]["grads"]
-        if not all(close(got.get(n, math.nan), g) for n, g in want.items()):
+        if not all(same_number(got.get(n, math.nan), g) for n, g in want.items()):
             return False
     return True
 
@@ -85,7 +85,7 @@ def _first_difference(f: dict) -> tuple[str, float, float] | None:
     got, want = f["received"]["grads"], f["expected"]["grads"]
     for name, g in want.items():
         r = got.get(name, math.nan)
-        if not close(r, g):
+        if not same_number(r, g):
             return name, r, g
     return None
 
@@ -93,7 +93,7 @@ def _first_difference(f: dict) -> tuple[str, float, float] | None:
 def what_differs(f: dict) -> str:
     """The first number that differs in case `f`, in words."""
     got, want = f["received"]["value"], f["expected"]["value"]
-    if not close(got, want):
+    if not same_number(got, want):
         return f"`{f['title']}` gives {number(got)} instead of {number(want)}"
     name, r, g = _first_difference(f) or ("x", math.nan, math.nan)
     return f"`{f['title']}` gives {number(r)} instead of {number(g)} for d out/d{name}"
@@ -105,22 +105,22 @@ def _ratio_sentence(failures: list[dict]) -> str | None:
         got, want = f["received"]["grads"], f["expected"]["grads"]
         for name, g in want.items():
             r = got.get(name, math.nan)
-            if not close(r, g):
+            if not same_number(r, g):
                 if g == 0.0:
                     return None
                 ratios.append(r / g)
                 names.add(name)
-    if not ratios or not all(close(q, ratios[0]) for q in ratios):
+    if not ratios or not all(same_number(q, ratios[0]) for q in ratios):
         return None
     q = ratios[0]
-    if close(q, 0.0):
+    if same_number(q, 0.0):
         which = " and ".join(sorted(names))
         return f"no gradient reaches {which}: the rule never adds to its .grad"
-    if close(q, -1.0):
+    if same_number(q, -1.0):
         return "the sign is wrong: every gradient has the opposite sign"
-    if close(q, 2.0):
+    if same_number(q, 2.0):
         return "every gradient is twice what it should be"
-    if close(q, 0.5):
+    if same_number(q, 0.5):
         return "every gradient is half what it should be"
     return f"every gradient is {number(q)} times what it should be"
 
@@ -129,7 +129,7 @@ def rule_sentence(check: str, failures: list[dict]) -> str:
     """Why the rule `check` failed on `failures` (its failing cases), in a sentence."""
     first = failures[0]
     got, want = first["received"]["value"], first["expected"]["value"]
-    if not close(got, want):
+    if not same_number(got, want):
         return (f"the value is wrong: {first['title']} gives {number(got)} instead of "
                 f"{number(want)}")
     for sentence, bug in _BUGS.get(check, []):
@@ -173,10 +173,10 @@ def order_sentence(failures: list[dict], builds: int, set_parents: bool) -> str:
 def root_sentence(failures: list[dict]) -> str:
     first = failures[0]
     root = first["received"].get("root_grad")
-    if root is not None and close(root, 0.0):
+    if root is not None and same_number(root, 0.0):
         return ("dL/dL is never set to 1: after backward() the root's grad is 0, so every "
                 "gradient is 0")
-    if root is not None and not close(root, 1.0):
+    if root is not None and not same_number(root, 1.0):
         return f"the root's gradient after backward() is {number(root)}, not 1 (dL/dL = 1)"
     name, r, g = _first_difference(first) or ("x", math.nan, math.nan)
     return f"`{first['title']}`: d out/d{name} received {number(r)} instead of {number(g)}"

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 
-from engine.checks.engine_check.diagnosis import close
+from engine.checks.engine_check.diagnosis import same_number
 from engine.core.engines import Engine, node_name
-from engine.core.explain import formula, number, operand
+from engine.core.explain import formula, number, operand_name
 from engine.core.value import Value, topological_order
 from engine.language import Program, parse
 
@@ -78,7 +78,7 @@ class RecordedEngine(Engine):
         return self._locals[node]
 
     def agrees(self, used: float, right: float) -> bool:
-        return close(used, right)  # as the checks compare the user's numbers
+        return same_number(used, right)  # as the checks compare the user's numbers
 
     def root_problem(self) -> str:
         if self.agrees(self.seed, 1.0):
@@ -88,7 +88,7 @@ class RecordedEngine(Engine):
     def problem(self, node, upstream, received, correct) -> str:
         for c in received:
             if c.right is not None:
-                return (f"d({formula(node)})/d{operand(c.parent)} is {number(c.local)} by "
+                return (f"d({formula(node)})/d{operand_name(c.parent)} is {number(c.local)} by "
                         "your engine's rule; the right local derivative is "
                         f"{number(c.right)}")
             if not self.accumulates and c.before != 0.0:
@@ -119,7 +119,7 @@ def recorded_engine(replay: dict, program: Program | None = None,
     for overwrite in (False, True):  # whichever gives the user's final gradients
         engine = RecordedEngine(program, replay, overwrite, label)
         finals = engine.final_grads
-        if all(close(finals.get(values[i], 0.0), g) for i, g in theirs.items()
+        if all(same_number(finals.get(values[i], 0.0), g) for i, g in theirs.items()
                if not values[i].parents and not math.isnan(g)):
             return program, engine, ""
     note = ("the replay does not reproduce your engine's final gradients exactly: the "

@@ -19,7 +19,7 @@ MAX_POINTS = 2_001
 NODE_BUDGET = 200_000  # nodes evaluated in all (points x program size): well under a second
 
 
-def close(x: float, y: float) -> bool:
+def chain_agrees(x: float, y: float) -> bool:
     return math.isclose(x, y, rel_tol=1e-8, abs_tol=1e-10)
 
 
@@ -46,7 +46,7 @@ class ChainComparison:
 
     @property
     def ok(self) -> bool:
-        return bool(self.xs) and all(close(h, a) for h, a in zip(self.hand, self.autodiff))
+        return bool(self.xs) and all(chain_agrees(h, a) for h, a in zip(self.hand, self.autodiff))
 
 
 def one_input_program(text: str) -> Program:

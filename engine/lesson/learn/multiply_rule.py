@@ -22,7 +22,7 @@ VARIABLES = ("a", "b")
 FIXED_POINTS = ((3.0, 4.0),)
 
 
-def close(x: float, y: float) -> bool:
+def rule_agrees(x: float, y: float) -> bool:
     """Equal but for rounding (a rule written another way may round differently)."""
     return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
 
@@ -40,7 +40,7 @@ class PointCheck:
 
     @property
     def ok(self) -> bool:
-        return close(self.da, self.right_da) and close(self.db, self.right_db)
+        return rule_agrees(self.da, self.right_da) and rule_agrees(self.db, self.right_db)
 
 
 @dataclass(frozen=True)

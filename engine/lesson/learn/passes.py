@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.lesson.modes import Problem, forward_pass, reverse_gradient
+from engine.lesson.modes import Problem, forward_pass, reverse_mode_gradient
 
 MAX_N = 2_000
 SLICE_S = 0.1
@@ -48,7 +48,7 @@ def count_passes(n: int, seed: int = 0) -> Iterator[PassProgress | PassCount]:
     problem = Problem.make(n, seed)
     reverse_passes = 0
     t0 = time.perf_counter()
-    reverse = reverse_gradient(problem)
+    reverse = reverse_mode_gradient(problem)
     reverse_passes += 1
     reverse_ms = (time.perf_counter() - t0) * 1000.0
     forward, spent, since = [], 0.0, 0.0

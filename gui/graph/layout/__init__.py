@@ -25,6 +25,7 @@ those of Gansner et al., "A Technique for Drawing Directed Graphs" (the paper be
 
 Coordinates are scene coordinates: x grows to the right (the layers), y grows down.
 """
+# Qt-free: laid out in a child process, which never loads Qt (tests/test_structure.py).
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Phase 4: each node's position across its layer, by Brandes and Köpf, "Fast and Simple
 Horizontal Coordinate Assignment" (with node sizes): long edges run straight."""
+# Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 

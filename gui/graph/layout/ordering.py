@@ -1,5 +1,6 @@
 """Phase 3: the order of the nodes in each layer, real and virtual together, so that few
 edges cross: depth-first starting orders, median sweeps, adjacent swaps (transpose)."""
+# Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
 """Phase 1: every node a layer (a column: the drawing runs left to right)."""
+# Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Phase 5: columns placed left to right and every edge drawn: level through the columns
 of its virtual nodes, bending only in the gaps between columns, where no box is."""
+# Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 

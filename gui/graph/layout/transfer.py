@@ -5,6 +5,7 @@ holds the window for about a fifth of a second. Sent as pieces of a few thousand
 each, it is read a piece at a time between two frames, and put back together as the same
 `Drawing`. Plain data only: the child imports no Qt.
 """
+# Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Phase 2: the proper graph. An edge that spans several layers gets a virtual node on
 every layer in between; a labelled edge's last one is the size of its label. Past a
 budget of virtual nodes, the longest edges become bus edges (routed along a lane)."""
+# Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 

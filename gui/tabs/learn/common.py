@@ -80,7 +80,7 @@ def monospace() -> QFont:
     return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
 
-def number(x: float) -> str:
+def six_digits(x: float) -> str:
     """Six significant digits, without '-0'."""
     return "0" if x == 0.0 else f"{x:.6g}"
 

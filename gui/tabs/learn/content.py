@@ -1,5 +1,6 @@
 """What the Learn tab says: the lesson's sections in its order, each explained in our own
 words, and its five quiz questions. Plain data, no Qt, so it can be tested as text."""
+# Qt-free: the Learn tab's text, plain data (tests/test_structure.py).
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ class ShowMe:
 
 
 @dataclass(frozen=True)
-class Section:
+class LessonSection:
     key: str
     title: str
     body: str                      # rich text
@@ -25,7 +26,7 @@ class Section:
 
 
 SECTIONS = (
-    Section("idea", "The idea: record, then replay backwards", """
+    LessonSection("idea", "The idea: record, then replay backwards", """
 <p>The chain rule needs two numbers at every operation: how much the operation's output
 moves when one of its inputs moves (its <i>local derivative</i>), and how much the final
 loss moves when that output moves (the gradient that has already come back from the
@@ -38,7 +39,7 @@ backward pass only multiplies numbers the forward pass already left behind.</p>"
             (ShowMe("Show me the record", "Open the lesson's neuron in the Graph tab and "
                     "run its forward pass: every box now knows its value and its parents",
                     "idea"),)),
-    Section("engine", "The engine", """
+    LessonSection("engine", "The engine", """
 <p>A <code>Value</code> holds a number, a slot for its gradient, its operands and, for
 each operand, the rule that passes a gradient back to it. Three details decide whether
 the result is right:</p>
@@ -54,7 +55,7 @@ yourself below; the app then runs the neuron on <i>your</i> rule.</p>""",
             (ShowMe("Show me a rule at work", "Open f = ab + a in the Graph tab and take "
                     "the first backward step that applies a rule", "engine"),),
             "multiply"),
-    Section("smallest", "The smallest possible check", """
+    LessonSection("smallest", "The smallest possible check", """
 <p>Take f(a, b) = a·b + a at a = 3, b = 4. By hand, ∂f/∂a = b + 1 = 5 and ∂f/∂b = a = 3;
 the engine's backward pass gives the same two numbers, and f = 15.</p>
 <p>The interesting one is a: it is used twice, by the product and by the sum, so its
@@ -62,7 +63,7 @@ gradient arrives along two paths, 4 from the product and 1 from the sum, and the
 add up to 5.</p>""",
             (ShowMe("Show me 5 and 3", "Open f = ab + a in the Graph tab at the end of its "
                     "backward pass; click a to see both of its paths", "smallest"),)),
-    Section("chain", "A longer chain against calculus", """
+    LessonSection("chain", "A longer chain against calculus", """
 <p>y = tanh(x³ + 3x) chains a cube, a product, a sum and a tanh. At x = 0.5 the calculus
 answer, (1 − tanh²(x³ + 3x))·(3x² + 3), and the engine's both come to 0.5390038624 and
 differ by exactly 0.</p>
@@ -76,7 +77,7 @@ why the exercise below compares over a whole range.</p>""",
              ShowMe("Show me every rule checked", "The Rules tab: every rule against "
                     "calculus and a central difference", "rules")),
             "chain"),
-    Section("neuron", "One neuron, one step, by hand", """
+    LessonSection("neuron", "One neuron, one step, by hand", """
 <p>The lesson's neuron: w1 = 0.5, w2 = −0.3, b = 0.1, inputs x1 = 1, x2 = 2, target 1,
 loss (tanh(z) − y)². Forwards: z = 0.5 − 0.6 + 0.1 = 0, the prediction tanh(0) = 0, the
 loss (0 − 1)² = 1.</p>
@@ -90,7 +91,7 @@ why inputs are scaled to similar ranges before training.</p>""",
             (ShowMe("Show me −2, −4, −2", "Open the neuron in the Graph tab at the end of "
                     "its backward pass", "neuron"),),
             "step"),
-    Section("tensorflow", "The same graph in TensorFlow", """
+    LessonSection("tensorflow", "The same graph in TensorFlow", """
 <p><code>tf.GradientTape</code> does what this engine does: it records the operations
 run inside its context and replays them backwards. On the neuron its gradients and ours
 are identical to the last printed digit (difference 0). The framework's advantage
@@ -101,7 +102,7 @@ that prints its gradients, and the app runs its own TensorFlow check beside it.<
             (ShowMe("Show me the TensorFlow check", "The Rules tab: the current program "
                     "under tf.GradientTape, input by input", "tensorflow"),),
             "frameworks"),
-    Section("reverse", "Why reverse mode", """
+    LessonSection("reverse", "Why reverse mode", """
 <p>The chain rule can be applied from either end. <b>Forward mode</b> pushes a derivative
 from one input to the output: one pass per input. <b>Reverse mode</b> pulls a gradient
 from the output to every input at once: one pass per output.</p>
@@ -112,7 +113,7 @@ the same numbers; only the cost differs. Count them yourself below.</p>""",
             (ShowMe("Show me the timing", "The Modes tab: both modes timed from 2 to 1,600 "
                     "parameters", "modes"),),
             "passes"),
-    Section("accumulate", "Gradients accumulate", """
+    LessonSection("accumulate", "Gradients accumulate", """
 <p>In b = a + a, a reaches b along two paths, each with local derivative 1, so db/da = 2.
 In c = a·a each path carries the other factor, 3, so dc/da = 6. Both answers need the
 engine to <b>add</b> each arriving contribution to what a already holds. An engine that
@@ -124,7 +125,7 @@ inside <code>apply_gradients</code>, and each <code>GradientTape</code> starts a
             (ShowMe("Show me a + a", "Open a + a in the Graph tab, just before a's two "
                     "paths arrive", "accumulate"),),
             "accumulate"),
-    Section("xor", "Train a network with nothing but this", """
+    LessonSection("xor", "Train a network with nothing but this", """
 <p>Nine parameters (a 2-2-1 tanh network), plain gradient descent at η = 0.1, and the
 four rows of XOR. The loss hardly moves for hundreds of epochs, then falls by three
 orders of magnitude, and it does not fall every epoch: it rises now and then on the
@@ -139,14 +140,14 @@ which gives the curved band you see in the XOR tab's picture of the output.</p>"
              ShowMe("Show me one hidden unit fail", "The XOR tab with a single hidden "
                     "unit, training: its output depends on one line through the square, so "
                     "the loss stalls far above zero", "xor1"))),
-    Section("move", "See it move", """
+    LessonSection("move", "See it move", """
 <p>The Graph tab is the moving picture: press <b>Right</b> to step. The forward pass fills
 in each node's value in topological order; the backward pass then applies one node's rule
 per step, and each edge shows its local derivative × the upstream gradient = what it
 hands back. <b>Left</b> undoes one step exactly, <b>Space</b> plays and pauses.</p>""",
             (ShowMe("Show me it move", "Open the neuron in the Graph tab and play it from "
                     "the start", "move"),)),
-    Section("pitfalls", "Pitfalls", """
+    LessonSection("pitfalls", "Pitfalls", """
 <ul><li><b>= instead of +=</b>: a reused value keeps only its last path (a + a gives 1).</li>
 <li><b>No topological sort</b>: a node passes on a gradient before all of it has arrived;
 wrong, stable and plausible.</li>
@@ -163,7 +164,7 @@ tensors at once, in compiled kernels.</li></ul>""",
                     "pitfalls"),
              ShowMe("Show me a bug in the Graph tab", "a + a stepped with = instead of +=; "
                     "the wrong step turns red", "overwrite"))),
-    Section("quiz", "Recap and quiz", """
+    LessonSection("quiz", "Recap and quiz", """
 <p>A graph records each value's operation and operands; the backward pass replays it
 from dL/dL = 1 in reverse topological order, adding each contribution; it agrees with
 calculus and with <code>tf.GradientTape</code> exactly, and reverse mode needs one

@@ -25,7 +25,7 @@ from engine.lesson.learn.gradient_step import (
 )
 
 
-def describe(step: GradientStep, output: str) -> str:
+def describe_step(step: GradientStep, output: str) -> str:
     """'One step at η = 0.1: w1 0.5 → 0.7, …; loss 1 → 0.0276708.'"""
     moved = ", ".join(f"{n} {step.before[n]:.6g} → {step.after[n]:.6g}" for n in step.after)
     return (f"One gradient step at η = {step.eta:g}: {moved}; {output} "
@@ -121,5 +121,5 @@ class GradientStepper(QObject):
         self.window.editor.replace_text(text, clean=False)
         self.window.build(text)
         self.last = step
-        self.window.show_status(describe(step, program.output_name))
+        self.window.show_status(describe_step(step, program.output_name))
         return step

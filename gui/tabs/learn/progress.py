@@ -2,6 +2,7 @@
 the exercises solved, the combinations predicted right in exercise 3 and the quiz
 answers. Whatever is read back is checked: a value of
 the wrong type, out of range or unknown falls back to the default, never an error."""
+# Qt-free: what the learner has done, kept in settings: plain data (tests/test_structure.py).
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def parse_predicted(value) -> set[tuple[str, str]]:
     return {p for p in COMBINATIONS if p in pairs}
 
 
-class Progress:
+class LearnProgress:
     """The learner's progress, read from and written to `settings` (a QSettings, or
     None to remember nothing)."""
 

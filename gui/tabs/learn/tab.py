@@ -26,7 +26,7 @@ from gui.tabs.learn.exercises.long_chain import ChainExercise
 from gui.tabs.learn.exercises.multiply_rule import MultiplyExercise
 from gui.tabs.learn.exercises.one_step import StepExercise
 from gui.tabs.learn.exercises.pass_count import PassesExercise
-from gui.tabs.learn.progress import Progress
+from gui.tabs.learn.progress import LearnProgress
 from gui.tabs.learn.quiz import Quiz
 
 
@@ -38,7 +38,7 @@ class LearnTab(QWidget):
                  checker=None, parent=None):
         super().__init__(parent)
         self.director = director
-        self.progress = Progress(settings)
+        self.progress = LearnProgress(settings)
         self.exercises = {}
         makers = {
             "multiply": lambda: MultiplyExercise(director, self),

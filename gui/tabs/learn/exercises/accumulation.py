@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.lesson.learn.accumulation import CASES, ENGINES, accumulate
-from gui.tabs.learn.common import Exercise, Feedback, intro_label, number
+from gui.tabs.learn.common import Exercise, Feedback, intro_label, six_digits
 
 
 class AccumulateExercise(Exercise):
@@ -73,18 +73,18 @@ class AccumulateExercise(Exercise):
             return None
         case, engine = self.case.currentText(), self.engine.currentText()
         result = accumulate(case, engine)
-        paths = ", then ".join(f"{number(d.contribution)} ({number(d.before)} → "
-                               f"{number(d.after)})" for d in result.deliveries)
+        paths = ", then ".join(f"{six_digits(d.contribution)} ({six_digits(d.before)} → "
+                               f"{six_digits(d.after)})" for d in result.deliveries)
         how = ("each added to what a held" if engine == "+="
                else "the second overwriting the first")
-        text = (f"a received {paths}, {how}: its gradient is {number(result.gradient)}.")
+        text = (f"a received {paths}, {how}: its gradient is {six_digits(result.gradient)}.")
         if math.isclose(guess, result.gradient):
             self.right.add((case, engine))
             self.predicted_right.emit(case, engine)
-            self.feedback.right(f"Right, {number(guess)}. " + text)
+            self.feedback.right(f"Right, {six_digits(guess)}. " + text)
             ok = True
         else:
-            self.feedback.wrong(f"You predicted {number(guess)}. " + text)
+            self.feedback.wrong(f"You predicted {six_digits(guess)}. " + text)
             ok = False
         self._update_score()
         if len(self.right) == len(CASES) * len(ENGINES):

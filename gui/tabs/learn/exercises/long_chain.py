@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 from engine import ExpressionError
 from engine.lesson.learn import chain_check
 from engine.numbers import scientific
-from gui.tabs.learn.common import Exercise, Feedback, formula_edit, intro_label, number
+from gui.tabs.learn.common import Exercise, Feedback, formula_edit, intro_label, six_digits
 
 EMPTY_HINT = "Type a derivative and press Compare"
 
@@ -138,8 +138,8 @@ class ChainExercise(Exercise):
         i = result.worst
         x, diff = result.xs[i], result.differences[i]
         self.worst_marker.setData([x], [diff])
-        where = (f"the worst point is x = {number(x)}: yours {number(result.hand[i])}, "
-                 f"autodiff {number(result.autodiff[i])}, difference {diff:.3g}")
+        where = (f"the worst point is x = {six_digits(x)}: yours {six_digits(result.hand[i])}, "
+                 f"autodiff {six_digits(result.autodiff[i])}, difference {diff:.3g}")
         if result.ok:
             self.feedback.right(f"Your derivative agrees with autodiff at all "
                                 f"{len(result.xs)} points; {where}, which is rounding."

@@ -17,7 +17,7 @@ from engine.core.stepping import gradients_with
 from engine.language import FUNCTIONS
 from engine.lesson.learn.multiply_rule import LearnerMultiplyRule, check_multiply_rule
 from gui.graph.editor import PRESETS
-from gui.tabs.learn.common import Exercise, Feedback, formula_edit, intro_label, number
+from gui.tabs.learn.common import Exercise, Feedback, formula_edit, intro_label, six_digits
 from gui.tabs.learn.director import NEURON
 
 
@@ -83,11 +83,11 @@ class MultiplyExercise(Exercise):
                                 "engine's.")
             self.mark_solved()
             return True
-        got = ", ".join("cannot be computed" if math.isnan(v) else number(v)
+        got = ", ".join("cannot be computed" if math.isnan(v) else six_digits(v)
                         for v in (bad.da, bad.db))
-        self.feedback.wrong(f"Not yet: at a = {number(bad.a)}, b = {number(bad.b)} your "
+        self.feedback.wrong(f"Not yet: at a = {six_digits(bad.a)}, b = {six_digits(bad.b)} your "
                             f"rule gives {got}; the product rule gives "
-                            f"{number(bad.right_da)} and {number(bad.right_db)}. Hint: if "
+                            f"{six_digits(bad.right_da)} and {six_digits(bad.right_db)}. Hint: if "
                             "a moves by 1, a·b moves by how much?")
         return False
 
@@ -100,10 +100,10 @@ class MultiplyExercise(Exercise):
         program = parse((PRESETS / NEURON).read_text(encoding="utf-8"))
         yours = gradients_with(program, self.rule)
         right = gradients_with(program)
-        parts = [f"{n} {number(yours[n])}" + ("" if math.isclose(yours[n], right[n],
+        parts = [f"{n} {six_digits(yours[n])}" + ("" if math.isclose(yours[n], right[n],
                                                                    rel_tol=1e-9,
                                                                    abs_tol=1e-12)
-                                               else f" (should be {number(right[n])})")
+                                               else f" (should be {six_digits(right[n])})")
                  for n in ("w1", "w2", "b")]
         wrong = self.director.step_with_rule(self.rule) if self.director else None
         text = "With your rule the neuron's gradients are: " + ", ".join(parts) + "."

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import (
 )
 
 from gui.graph.editor import PRESETS
-from gui.tabs.learn.common import Exercise, Feedback, intro_label, number
+from gui.tabs.learn.common import Exercise, Feedback, intro_label, six_digits
 from gui.tabs.learn.director import NEURON
-from gui.tabs.learn.gradient_step import describe
+from gui.tabs.learn.gradient_step import describe_step
 
 STEP_ANSWERS = {"w1": 0.7, "w2": 0.1, "b": 0.3}
 STEP_GRADIENTS = {"w1": -2.0, "w2": -4.0, "b": -2.0}
@@ -78,8 +78,8 @@ class StepExercise(Exercise):
             self.feedback.wrong("Type a number for " + ", ".join(missing) + ".")
             return False
         if wrong:
-            hints = "; ".join(f"{n} = {number(STEP_START[n])} − 0.1 × "
-                              f"({number(STEP_GRADIENTS[n])})" for n in wrong)
+            hints = "; ".join(f"{n} = {six_digits(STEP_START[n])} − 0.1 × "
+                              f"({six_digits(STEP_GRADIENTS[n])})" for n in wrong)
             self.feedback.wrong(f"Not yet: {', '.join(wrong)}. Mind the signs: {hints}.")
             return False
         self.feedback.right("Right: 0.7, 0.1 and 0.3. Each moved against its gradient, and "
@@ -104,10 +104,10 @@ class StepExercise(Exercise):
                 if replaced else "Ctrl+Z in the editor brings back the values before")
         self.director.window.show_status(
             "Apply the step: the editor now holds the lesson's neuron after one gradient "
-            f"step ({undo}). " + describe(step, "loss"))
-        self.loss.right(f"Applied: w1 = {number(step.after['w1'])}, w2 = "
-                        f"{number(step.after['w2'])}, b = {number(step.after['b'])}; the "
-                        f"loss fell from {number(step.loss_before)} to "
-                        f"{number(step.loss_after)}. Step → Apply one gradient step "
+            f"step ({undo}). " + describe_step(step, "loss"))
+        self.loss.right(f"Applied: w1 = {six_digits(step.after['w1'])}, w2 = "
+                        f"{six_digits(step.after['w2'])}, b = {six_digits(step.after['b'])}; the "
+                        f"loss fell from {six_digits(step.loss_before)} to "
+                        f"{six_digits(step.loss_after)}. Step → Apply one gradient step "
                         "(Ctrl+G) takes another, on any program.")
         return step
