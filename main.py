@@ -84,7 +84,13 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
 
 
 def _screenshot(args: argparse.Namespace) -> int:
-    from cli.common import EXIT_CANNOT_WRITE, CommandError, check_output_file, quoted_path, read_text
+    from cli.common import (
+        EXIT_CANNOT_WRITE,
+        CommandError,
+        check_output_file,
+        quoted_path,
+        read_text,
+    )
 
     if args.expr is not None:
         from engine import parse
