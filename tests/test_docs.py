@@ -17,7 +17,7 @@ COMMAND_LINE = ROOT / "docs" / "command-line.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 # Linked before it is written (the lead writes it after merging issue 21's branches):
 # once it exists, delete it here, and its links are checked like every other.
-PENDING = {ROOT / "docs" / "ARCHITECTURE.md"}
+PENDING: set[Path] = set()  # a page linked to before it is written
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")

@@ -9,8 +9,8 @@ failed or `aborted()` if it was stopped early, and last `finished()`, always, on
 The child is a ProcessJob (spawn, big arguments through the pipe from a thread, records
 gathered into batches); the worker looks at its pipe every `interval_ms`, reading for at
 most `read_budget_s` per look, so that unpickling big records never holds the window
-long. Every worker started is known until it finishes: `stop_workers()` (the window closes)
-ends them all.
+long. Every worker started is known until it finishes: `stop_workers()` (the window
+closes) ends them all.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class ProcessWorker(QObject):
         self._timer.timeout.connect(self._on_tick)
 
     @property
-    def running_workers(self) -> bool:
+    def running(self) -> bool:
         """Started and not yet finished."""
         return self.job is not None and not self.done
 

@@ -98,7 +98,7 @@ def test_collector_paused_enables_it_again_after_an_error():
 
 
 def test_parse_builds_every_node_with_the_collector_paused(collector_seen):
-    seen = collector_seen(parser_module, "apply")
+    seen = collector_seen(parser_module, "apply_instruction")
     program = parse(NEURON)
     assert program.output.data == pytest.approx(1.0)
     assert seen and not any(seen)  # one call per operation node, none while collecting
@@ -128,7 +128,7 @@ def test_parse_leaves_a_disabled_collector_disabled():
 
 def test_rebuild_replays_the_program_with_the_collector_paused(collector_seen):
     program = parse(NEURON)
-    seen = collector_seen(program_module, "apply")
+    seen = collector_seen(program_module, "apply_instruction")
     again = program.rebuild(w1=0.25)
     assert again.output.data != program.output.data
     assert seen and not any(seen)
