@@ -1,4 +1,5 @@
 """Exercise 2: a long chain's derivative against calculus."""
+# size: its __init__ lays out the exercise's widgets top to bottom, as they show
 
 from __future__ import annotations
 
