@@ -35,6 +35,7 @@ def _build_once(window, text: str) -> dict:
     from PySide6.QtWidgets import QApplication
 
     from engine import parse
+    from engine.core.engines import CORRECT
     from engine.core.pitfalls import OVERWRITE
     from gui.graph.scene import GraphScene
 
@@ -83,8 +84,8 @@ def _build_once(window, text: str) -> dict:
         drawn = list(scene_build)  # the build's own drawing, not the bug switch's
         # a bug engine switched on and off again: the stepper made again each time
         switch_start = time.perf_counter()
-        for pitfall in (OVERWRITE, None):
-            tab.bug.setCurrentIndex(tab.bug.findData(pitfall))
+        for engine in (OVERWRITE, CORRECT):
+            tab.engine_box.setCurrentIndex(tab.engine_box.findData(engine))
             while window.building or tab.laying_out:
                 QApplication.processEvents()
                 time.sleep(0.001)

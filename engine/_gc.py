@@ -12,37 +12,38 @@ the collector's sight, so nothing alive before is rescanned); the last `release(
 unfreezes it (`gc.unfreeze`) and turns the collector back on if it was on, so cyclic
 garbage made meanwhile is collected afterwards, as any other.
 
-One exception, asked for with `release(settle=True)` (the window's sliced tasks): when
+One exception, asked for with `hold(settles=True)` and `release(settle=True)` (the
+window's sliced tasks): when
 the pause leaves more than SETTLE_OBJECTS objects alive (a 20,000-node graph and its
 drawing), rescanning them would hold the window for a tenth of a second and more (a
 second at 200,000 nodes), so they stay frozen, the new ones with them. The first
 settling release that finds the heap back near its size before them (the big graph
-let go of: `sys.getallocatedblocks`, which costs nothing to ask) unfreezes them all,
-and their garbage is collected then; `unsettle()` does it at once. Qt-free: the window's sliced
-tasks (gui.jobs.sliced) hold this same pause.
+let go of: `sys.getallocatedblocks`, read only by settling holders, since it costs
+0.5 µs on a small heap and over 100 µs on a big one, too much for each row of an XOR
+epoch) unfreezes them all, and their garbage is collected then; `unsettle()` does it at
+once. Qt-free: the window's sliced tasks (gui.jobs.sliced) hold this same pause.
 """
 
 from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 SETTLE_OBJECTS = 50_000  # more alive than this stays frozen after a settling release
 
 _depth = 0             # holders now
 _was_enabled = False   # whether the collector was on before the first of them
 _settled = False       # objects are kept frozen after the last release (see above)
-_blocks_at_hold = 0    # the heap's size (allocated blocks) when the pause began
+_blocks_at_hold: int | None = None  # the heap's size when a settling pause began
 _blocks_before = 0     # ... and when the pause that settled began
 
 
-def hold() -> None:
-    """Pause the collector (nested holds count: each needs its `release`)."""
+def hold(settles: bool = False) -> None:
+    """Pause the collector (nested holds count: each needs its `release`). `settles`:
+    the holder will release with `settle=True`, so the heap's size is noted now."""
     global _depth, _was_enabled, _blocks_at_hold
     if _depth == 0:
-        _blocks_at_hold = sys.getallocatedblocks()
+        _blocks_at_hold = sys.getallocatedblocks() if settles else None
         _was_enabled = gc.isenabled()
         gc.disable()
         gc.freeze()
@@ -60,7 +61,8 @@ def release(settle: bool = False) -> None:
     if _depth > 0:
         return
     if settle:
-        if gc.get_count()[0] > SETTLE_OBJECTS:  # many made (and kept) during this pause
+        if gc.get_count()[0] > SETTLE_OBJECTS and _blocks_at_hold is not None:
+            # many made (and kept) during a pause whose start was measured
             if not _settled:
                 _settled, _blocks_before = True, _blocks_at_hold
         elif _settled and sys.getallocatedblocks() <= _blocks_before + SETTLE_OBJECTS:
@@ -92,12 +94,24 @@ def settled() -> bool:
     docstring)."""
     return _settled
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
+class _Paused:
+    """`with collector_paused():` as a plain object: a generator-based context manager
+    costs a microsecond a use, and the XOR network's forward pass pauses once per row."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        hold()
+
+    def __exit__(self, *_exc) -> bool:
+        release()
+        return False  # an exception in the block goes on
+
+
+_PAUSED = _Paused()
+
+
+def collector_paused() -> _Paused:
     """The collector paused for the block (a `hold` and its `release`, even if the block
     raises); a collector found disabled stays disabled."""
-    hold()
-    try:
-        yield
-    finally:
-        release()
+    return _PAUSED

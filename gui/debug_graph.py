@@ -22,7 +22,7 @@ def open_debug_window(root, block: bool = True, output_name: str = "out"):
 
     app = application()
     window = MainWindow(remember=False)
-    name = f"open_debug_window({output_name})"
+    name = f"debug({output_name})"  # the title says what the user called
     if replay is None:
         window.load_program(text, name=name, undoable=False)
     else:

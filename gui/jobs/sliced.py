@@ -59,7 +59,7 @@ class SlicedTask(QObject):
         """Hold the collector's pause and start the slices; returns the task."""
         if not self.running:
             self.running = True
-            _gc.hold()
+            _gc.hold(settles=True)
             self._timer.start()
         return self
 

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont, QFontMetrics
 
 from engine.checks.central_difference import StepError
 from engine.lesson.modes import SweepRow, break_even_words
@@ -76,7 +76,9 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     plot.addItem(line)
     left_axis = plot.getAxis("left")
     left_axis.setTicks([[(y, r.name) for y, r in zip(ys, rows)]])
-    left_axis.setWidth(150)  # room for the longest case name, before the first layout
+    # room for the longest case name (a new op's row brings its own), before the layout
+    names = QFontMetrics(left_axis.style.get("tickFont") or QFont())
+    left_axis.setWidth(max(150, max(names.horizontalAdvance(r.name) for r in rows) + 16))
     first = math.floor(left)
     plot.getAxis("bottom").setTicks([_decades(first, -8)])
     failing = sum(r.error_fd > TOLERANCE for r in rows)

@@ -68,6 +68,36 @@ def test_nested_pauses_freeze_once_and_unfreeze_once(monkeypatch):
     assert gc.isenabled() and calls == ["freeze", "unfreeze"] and _gc.holders() == 0
 
 
+def test_only_a_settling_holder_measures_the_heap(monkeypatch):
+    # reading the heap's size costs up to 0.1 ms on a big heap: a pause taken per row
+    # of an XOR epoch (collector_paused) must not pay it, a window's sliced task does
+    reads = []
+    real = _gc.sys.getallocatedblocks
+    monkeypatch.setattr(_gc.sys, "getallocatedblocks", lambda: reads.append(1) or real())
+    with collector_paused():
+        pass
+    assert reads == []
+    _gc.hold(settles=True)
+    assert len(reads) == 1
+    _gc.release(settle=True)  # little was made: nothing to settle, so no second read
+    assert len(reads) == 1 and gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_a_settling_release_keeps_frozen_only_what_a_measured_pause_made():
+    _gc.hold()  # not measured: even with much made, the release cannot settle
+    kept = [[k] for k in range(_gc.SETTLE_OBJECTS + 10_000)]
+    _gc.release(settle=True)
+    assert not _gc.settled() and gc.get_freeze_count() == 0
+    del kept
+    _gc.hold(settles=True)
+    kept = [[k] for k in range(_gc.SETTLE_OBJECTS + 10_000)]
+    _gc.release(settle=True)
+    assert _gc.settled() and gc.get_freeze_count() > _gc.SETTLE_OBJECTS
+    del kept
+    _gc.unsettle()
+    assert not _gc.settled() and gc.get_freeze_count() == 0 and gc.isenabled()
+
+
 def test_garbage_made_while_paused_is_collected_afterwards():
     import weakref
 

@@ -25,6 +25,7 @@ def test_an_mlp_built_in_python_is_stepped_in_the_window(qtbot):
     session = window.session
     assert session.program.output.data == pytest.approx(loss.data)
     assert window.graph_tab.scene.nodes  # drawn
+    assert window.windowTitle().startswith("debug(out)")  # what the user called
     session.run_to_end()
     assert session.program.inputs["x1"].grad == pytest.approx(x[0].grad)
     assert session.program.inputs["x2"].grad == pytest.approx(x[1].grad)

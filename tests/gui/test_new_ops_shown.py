@@ -5,11 +5,13 @@ import html
 import math
 
 import pytest
+from PySide6.QtGui import QFont, QFontMetrics
 
 from engine import parse
 from engine.core.stepping import Stepper
 from gui.graph.inspector import describe_node
 from gui.jobs.tensorflow_checker import TensorFlowChecker
+from tests.gui import without_tensorflow
 
 NEW_ROWS = {"sin": math.cos(0.5), "cos": -math.sin(0.5), "sqrt": 0.5 / math.sqrt(2.0),
             "abs (x < 0)": -1.0, "power, input exponent (2^x)": 2**1.5 * math.log(2.0)}
@@ -17,7 +19,7 @@ NEW_ROWS = {"sin": math.cos(0.5), "cos": -math.sin(0.5), "sqrt": 0.5 / math.sqrt
 
 @pytest.fixture
 def no_tensorflow(monkeypatch):
-    monkeypatch.setattr(TensorFlowChecker, "loader", ("tests.gui.without_tensorflow", "load"))
+    monkeypatch.setattr(TensorFlowChecker, "loader", staticmethod(without_tensorflow.load))
 
 
 def test_the_rules_tab_has_a_row_for_each_new_op(window, qtbot, no_tensorflow):
@@ -31,6 +33,10 @@ def test_the_rules_tab_has_a_row_for_each_new_op(window, qtbot, no_tensorflow):
         assert name in names
         assert float(autograd[name]) == pytest.approx(exact, rel=1e-7)  # shown in 8 digits
         assert autograd[name] == calculus[name]
+    # the chart's axis has room for every case's name, the new ones the longest
+    axis = window.rules_tab.rule_plot.getPlotItem().getAxis("left")
+    metrics = QFontMetrics(axis.style.get("tickFont") or QFont())
+    assert axis.width() >= max(metrics.horizontalAdvance(name) for name in names)
 
 
 def _inspected(text: str, name: str) -> str:

@@ -11,6 +11,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from engine.core import ops
 from engine.core.engines import OwnRulesEngine
 from engine.core.explain import display_name, number
 from engine.core.value import Value
@@ -108,7 +109,7 @@ class LearnerMultiplyRule(OwnRulesEngine):
     def local_grads(self, node: Value) -> tuple[float, ...]:
         """The local derivatives this engine uses for `node`: the learner's for a
         multiplication, the engine's own for every other operation."""
-        if node.op != "*":
+        if node.op != ops.MUL.name:
             return node.local_grads
         da, db = self._formulas
         if len(node.parents) == 2:
