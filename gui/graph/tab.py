@@ -72,7 +72,7 @@ class GraphTab(QWidget):
         bar.addSpacing(12)
         bar.addWidget(QLabel("Engine:", self))
         self.engine_box = engine_box(self)
-        self.engine_box.currentIndexChanged.connect(self._on_bug)
+        self.engine_box.currentIndexChanged.connect(self._on_engine)
         bar.addWidget(self.engine_box)
         bar.addSpacing(12)
         self.phase = phase_label(self)
@@ -257,10 +257,10 @@ class GraphTab(QWidget):
                              "back, Home starts again; click a box to read its gradient.")
 
     @Slot(int)
-    def _on_bug(self, index: int) -> None:
+    def _on_engine(self, index: int) -> None:
         self.session.set_engine(self.engine_box.itemData(index))
 
-    def show_pitfall(self, engine) -> None:
+    def show_engine(self, engine) -> None:
         """Put the engine box and the session back to `engine` (a re-stepping that was
         cancelled), without stepping anything again."""
         self.engine_box.blockSignals(True)

@@ -54,10 +54,6 @@ class GraphView(QGraphicsView):
     def scale_factor(self) -> float:
         return self.transform().m11()
 
-    def text_px(self, points: float = SMALLEST_TEXT_PT) -> float:
-        """On-screen height in pixels of text of `points` points at the current zoom."""
-        return points * self.logicalDpiY() / 72.0 * self.scale_factor()
-
     def readable_scale(self) -> float:
         """The smallest zoom at which the graph's smallest text is READABLE_PX high."""
         return READABLE_PX * 72.0 / (SMALLEST_TEXT_PT * self.logicalDpiY())

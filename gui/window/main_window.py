@@ -276,7 +276,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             self.program_build.cancel()
             self._opening = None
             if restepping:  # back to the engine whose stepper the session still has
-                self.graph_tab.show_pitfall(self.session.stepper.engine)
+                self.graph_tab.show_engine(self.session.stepper.engine)
             self.graph_tab.set_building(False)
             self.show_status("Cancelled: the graph and its steps are as they were"
                              if restepping else

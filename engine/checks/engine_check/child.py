@@ -18,6 +18,7 @@ import traceback
 import engine.checks.engine_check.adapter as adapter
 import engine.checks.engine_check.cases as cases
 import engine.checks.engine_check.diagnosis as diagnosis
+from engine._gc import collector_paused
 from engine.language import parse
 
 OUTPUT_LIMIT = 4000  # characters of captured output kept per message
@@ -283,11 +284,12 @@ def main(conn, path: str, class_name: str, checks: list[str]) -> None:
         conn.send(("loaded", style, output()))
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
         # learners' graphs are reference cycles (a closure holds its output): the
-        # collector would rescan a 100,000-node chain again and again while it is built
-        gc.disable()
-        for check in checks:
-            conn.send(("start", check))
-            result = run_check(cls, check, style, path, calls)
-            conn.send(("result", check, result, output()))
-            gc.collect()
+        # collector would rescan a 100,000-node chain again and again while it is built;
+        # each check's cycles are collected before the next (collect works while paused)
+        with collector_paused():
+            for check in checks:
+                conn.send(("start", check))
+                result = run_check(cls, check, style, path, calls)
+                conn.send(("result", check, result, output()))
+                gc.collect()
         conn.send(("done",))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from engine.core import ops
+from engine.core.engines import Engine
 from engine.core.explain import number
 from engine.core.pitfalls import OVERWRITE
 from engine.core.stepping import Stepper
@@ -37,12 +38,12 @@ IGNORES_UPSTREAM = ("the rule ignores the upstream gradient: it adds its local d
 
 
 def _gradients(text: str, check: str | None = None, bug=None, ignore_upstream=False,
-               pitfall: str | None = None) -> dict[str, float]:
+               engine: Engine | None = None) -> dict[str, float]:
     """Every input's gradient of `text` by this project's engine, with one rule replaced
-    by a buggy one (`bug`), or a classic pitfall, if asked."""
+    by a buggy one (`bug`), or run by another engine (a classic bug), if asked."""
     program = parse(text)
-    if pitfall is not None:
-        Stepper(program.output, pitfall).run_to_end()
+    if engine is not None:
+        Stepper(program.output, engine).run_to_end()
         return {n: v.grad for n, v in program.inputs.items()}
     matches = _op_of_check(check) if check else (lambda op: False)
     grads = {program.output: 1.0}
@@ -148,7 +149,7 @@ def accumulation_sentence(failures: list[dict]) -> str:
     # the order the user's engine applies two rules in may differ from ours (a set of
     # parents), and with `=` the last one wins: one case that `=` explains is enough
     for f in failures:
-        if _matches([f], lambda t: _gradients(t, pitfall=OVERWRITE)):
+        if _matches([f], lambda t: _gradients(t, engine=OVERWRITE)):
             name, r, g = _first_difference(f)
             return (f"`{f['title']}` gives {number(r)} instead of {number(g)} for d out/d{name}: "
                     "`=` instead of `+=` (a value used twice keeps only the last of its "

@@ -122,10 +122,6 @@ def _bend(a: tuple[float, float], b: tuple[float, float]) -> tuple:
     return (a, (a[0] + half, a[1]), (b[0] - half, b[1]), b)
 
 
-def _line(a: tuple[float, float], b: tuple[float, float]) -> tuple | None:
-    return None if a == b else (a, b)
-
-
 def _chain_route(graph, chain, ys, start, end, left, right) -> list[tuple]:
     segments: list[tuple] = []
     s_rank = graph.rank[chain[0]]
