@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine._gc import collector_paused
+from engine.core import ops
 from engine.core.explain import expression, number, op_symbol
 from engine.core.stepping import Stepper
 from engine.core.value import Value
@@ -51,6 +52,10 @@ def folded_symbol(node: Value, folded: list[bool]) -> str:
     if not any(folded):
         return symbol
     parts = [number(p.data) if f else "" for p, f in zip(node.parents, folded)]
+    if node.op == ops.POW_INPUT.name and len(parts) == 2:  # '2^y', not '2 x^y'
+        base, power = node.parents
+        return (f"{bracketed(base.data) if folded[0] else 'x'}^"
+                f"{bracketed(power.data) if folded[1] else 'y'}")
     if len(parts) == 2:
         left, right = parts
         return " ".join(part for part in (left, symbol, right) if part)

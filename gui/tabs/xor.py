@@ -323,6 +323,7 @@ class XorTab(QWidget):
     @Slot()
     def _on_finished(self) -> None:
         self._take_epochs()
+        self._measure_rate(final=True)  # a short run may end before a frame measured it
         self._worker = None
         self.timer.stop()
         if self._error:
@@ -350,6 +351,16 @@ class XorTab(QWidget):
             else:
                 self.parameters = latest.parameters
 
+    def _measure_rate(self, final: bool = False) -> None:
+        """Epochs a second since the first records came (the child's start-up left out),
+        once 0.2 s have passed, or at the end of a shorter run."""
+        if self._started_at is None:
+            return
+        elapsed = time.perf_counter() - self._started_at
+        done = self.epoch - self._epochs_at_start
+        if done > 0 and (elapsed > 0.2 or (final and elapsed > 0.02)):
+            self._rate = f"{done / elapsed:,.0f}"
+
     def _take_epochs(self) -> None:
         records, self._epochs_in = self._epochs_in, []
         if records and self._started_at is None:
@@ -372,10 +383,8 @@ class XorTab(QWidget):
         plots.update_decision_surface(self.surface_image, self.parameters, hidden, activation)
         self.network.set_parameters(self.parameters, hidden)
         self.predictions.set_rows(predictions(self.parameters, hidden, activation))
-        if self.running and self._started_at is not None:
-            elapsed = time.perf_counter() - self._started_at
-            if elapsed > 0.2:
-                self._rate = f"{(self.epoch - self._epochs_at_start) / elapsed:,.0f}"
+        if self.running:
+            self._measure_rate()
         rate = self._rate
         last = self.history.last
         transitions = max(0, self.epoch - 1)

@@ -10,6 +10,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from engine import parse
 from engine.core.stepping import Stepper
 from gui.graph.inspector import describe_node
+from gui.graph.spec import graph_spec
 from gui.jobs.tensorflow_checker import TensorFlowChecker
 from tests.gui import without_tensorflow
 
@@ -58,3 +59,17 @@ def test_the_inspector_writes_their_rules(qtbot, text, name, computed, rule):
     shown = _inspected(text, name)
     assert f"<tr><td><b>computed as</b></td><td>{computed}</td></tr>" in shown
     assert f"<li><code>{html.escape(rule)}</code></li>" in shown
+
+
+@pytest.mark.parametrize(("text", "symbol"), [
+    ("x = 1.5\nout = 2**x", "2^y"),          # the base, a number, written in
+    ("x = 1.5; y = 2.5\nout = x**y", "x^y"),  # nothing folded
+    ("x = 1.5\nout = x**x", "x^y"),
+])
+def test_a_power_with_an_input_exponent_is_drawn_with_its_folded_base(text, symbol):
+    program = parse(text)
+    stepper = Stepper(program.output)
+    roles = {v: "constant" for v in program.values if not v.parents}
+    roles.update({v: "input" for v in program.inputs.values()})
+    spec = graph_spec(stepper, roles, folded=True)  # as the Graph tab draws it
+    assert spec.symbols[stepper.forward_steps.index(program.output)] == symbol

@@ -1,6 +1,7 @@
 """The XOR tab: live training in a worker, pause, step, resume, divergence, closing."""
 
 import math
+import re
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -167,3 +168,14 @@ def test_a_run_that_does_not_learn_ends_with_a_warning(window, qtbot):
     assert "whatever the input" in tab.counters.text()
     tab.buttons["reset"].click()
     assert tab.warning == "" and "not learned" not in tab.counters.text()
+
+
+def test_a_finished_run_says_how_fast_it_trained(window, qtbot):
+    # 3,000 epochs end in about half a second: the rate must not wait for a later frame
+    tab = open_xor(window, qtbot)
+    tab.buttons["start"].click()
+    qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
+    assert tab.epoch == 3_000
+    found = re.search(r"<b>epochs/s</b> ([\d,]+)<br>", tab.counters.text())
+    assert found, tab.counters.text()
+    assert int(found.group(1).replace(",", "")) > 0
