@@ -352,14 +352,12 @@ class XorTab(QWidget):
                 self.parameters = latest.parameters
 
     def _measure_rate(self, final: bool = False) -> None:
-        """Epochs a second since the first records came (the child's start-up left out),
-        once 0.2 s have passed, or at the end of a shorter run."""
-        if self._started_at is None:
-            return
-        elapsed = time.perf_counter() - self._started_at
-        done = self.epoch - self._epochs_at_start
-        if done > 0 and (elapsed > 0.2 or (final and elapsed > 0.02)):
-            self._rate = f"{done / elapsed:,.0f}"
+        """Epochs a second since the first records (after 0.2 s, or at a short run's end)."""
+        if self._started_at is not None:
+            elapsed = time.perf_counter() - self._started_at
+            done = self.epoch - self._epochs_at_start
+            if done > 0 and (elapsed > 0.2 or (final and elapsed > 0.02)):
+                self._rate = f"{done / elapsed:,.0f}"
 
     def _take_epochs(self) -> None:
         records, self._epochs_in = self._epochs_in, []
