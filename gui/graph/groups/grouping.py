@@ -1,0 +1,198 @@
+"""A big graph's groups, nested and convex, and an order that keeps each contiguous.
+
+`group_graph` finds the structure (single-output regions of the post-dominator tree),
+the repetition (sibling regions alike, stacked) and the names (shared parameters by the
+prefix tree of their paths), then orders the nodes: at every level, a group's direct
+nodes and sub-groups are sorted topologically (each sub-group as one item), by where
+they come in the reference order, so that each group's members are one run of `order`.
+"""
+# Qt-free: grouped in a child process, which never loads Qt (tests/test_structure.py).
+
+from __future__ import annotations
+
+import heapq
+
+from gui.graph.groups.model import GraphArrays, Group, Grouping
+from gui.graph.groups.names import name_drafts, path_prefixes
+from gui.graph.groups.repetition import stack_drafts
+from gui.graph.groups.structure import Draft, regions_of, structure_drafts
+from gui.graph.groups.titles import Describer
+
+THRESHOLD = 500  # graphs of this many nodes or fewer are shown as they are, ungrouped
+
+
+def group_graph(arrays: GraphArrays, threshold: int = THRESHOLD) -> Grouping:
+    """The groups of `arrays` and an order of its nodes in which each group is
+    contiguous; `Grouping.none(n)` for a graph of `threshold` nodes or fewer."""
+    n = len(arrays)
+    if n <= threshold:
+        return Grouping.none(n)
+    regions = regions_of(arrays)
+    drafts, gnode = structure_drafts(arrays, regions)
+    stack_drafts(arrays, regions.consumers, drafts, _members(drafts, gnode))
+    loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
+             and arrays.labels[i]]
+    name_drafts(arrays.labels, loose, drafts, gnode)
+    _title(arrays, regions.head, drafts, gnode)
+    return _grouping(arrays, drafts, gnode)
+
+
+def _members(drafts: list[Draft], gnode: list[int]) -> list[list[int]]:
+    # a structure draft's parent was made before it: children after parents
+    members: list[list[int]] = [[] for _ in drafts]
+    for i, g in enumerate(gnode):
+        if g >= 0:
+            members[g].append(i)
+    for g in range(len(drafts) - 1, -1, -1):
+        p = drafts[g].parent
+        if p >= 0:
+            members[p].extend(members[g])
+    return members
+
+
+def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> None:
+    describe = Describer(arrays, head)
+    held: dict[int, list[int]] = {}
+    for i, g in enumerate(gnode):
+        if g >= 0 and not arrays.parents[i] and arrays.labels[i]:
+            held.setdefault(g, []).append(i)
+    for d in drafts:
+        if d.kind in ("structure", "instance"):
+            d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
+    count: dict[int, int] = {}
+    for d in drafts:
+        if d.kind == "instance":
+            count[d.parent] = count.get(d.parent, 0) + 1
+    for g, d in enumerate(drafts):
+        if d.kind == "stack":
+            first = next(k for k, e in enumerate(drafts) if e.parent == g)
+            d.title = f"{drafts[first].title} × {count[g]}"
+    kids: dict[int, list[int]] = {}
+    for k, d in enumerate(drafts):
+        kids.setdefault(d.parent, []).append(k)
+    seen: dict[int, int] = {}
+    for g, d in enumerate(drafts):
+        if d.kind == "instance":
+            k = seen[d.parent] = seen.get(d.parent, -1) + 1
+            d.title = _instance_name(arrays, _leaves_in(g, kids, held)) or f"#{k}"
+
+
+def _leaves_in(g: int, kids: dict[int, list[int]], held: dict[int, list[int]]) -> list[int]:
+    found, todo = list(held.get(g, [])), [g]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            found.extend(held.get(k, []))
+            todo.append(k)
+    return found
+
+
+def _instance_name(arrays: GraphArrays, leaves: list[int]) -> str:
+    common = None
+    for i in leaves:
+        prefixes = path_prefixes(arrays.labels[i])
+        common = prefixes if common is None else [
+            a for a, b in zip(common, prefixes) if a == b]
+        if not common:
+            return ""
+    return common[-1] if common else ""
+
+
+def _grouping(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]) -> Grouping:
+    items = _level_order(arrays, drafts, gnode)
+    order: list[int] = []
+    first = [0] * len(drafts)
+    last = [0] * len(drafts)
+    stack = [(-1, iter(items[-1]))]
+    while stack:
+        g, it = stack[-1]
+        for item in it:
+            if item >= 0:
+                order.append(item)
+            else:
+                k = -1 - item
+                first[k] = len(order)
+                stack.append((k, iter(items[k])))
+                break
+        else:
+            stack.pop()
+            if g >= 0:
+                last[g] = len(order)
+    groups = [Group(g, d.kind, d.title, d.parent,
+                    [-1 - k for k in items[g] if k < 0],
+                    [k for k in items[g] if k >= 0],
+                    last[g] - first[g],
+                    sum(1 for k in items[g] if k < 0) if d.kind == "stack" else 0,
+                    first[g], last[g]) for g, d in enumerate(drafts)]
+    return Grouping(order, groups, list(gnode))
+
+
+def _level_order(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]):
+    """Each group's items (nodes as themselves, sub-groups as -1 - g) topologically
+    sorted, each level's edges from the graph's edges between its items."""
+    m = len(drafts)
+    depth = [0] * m
+    for g in range(m):
+        p, d = drafts[g].parent, 0
+        while p >= 0:
+            p, d = drafts[p].parent, d + 1
+        depth[g] = d
+    items: dict[int, list[int]] = {g: [] for g in range(-1, m)}
+    for g, d in enumerate(drafts):
+        items[d.parent].append(-1 - g)
+    for i, g in enumerate(gnode):
+        items[g].append(i)
+    edges: dict[int, dict[int, set[int]]] = {g: {} for g in range(-1, m)}
+    for c, parents in enumerate(arrays.parents):
+        for p in parents:
+            a, b = _split(p, c, gnode, drafts, depth)
+            if a is not None:
+                level, x, y = a, b[0], b[1]
+                edges[level].setdefault(x, set()).add(y)
+    key = _keys(drafts, gnode, m)
+    return {g: _kahn(items[g], edges[g], key) for g in items}
+
+
+def _split(p, c, gnode, drafts, depth):
+    # the group both are in and the items of it that hold p and c (None if the same)
+    gp, gc = gnode[p], gnode[c]
+    ip, ic = p, c
+    while gp != gc:
+        if gp >= 0 and (gc < 0 or depth[gp] >= depth[gc]):
+            ip, gp = -1 - gp, drafts[gp].parent
+        else:
+            ic, gc = -1 - gc, drafts[gc].parent
+    if ip == ic:
+        return None, None
+    return gp, (ip, ic)
+
+
+def _keys(drafts, gnode, m) -> dict[int, float]:
+    """Where each sub-group comes in the reference order: names groups by their first
+    leaf, every other group by its last node (a region's root)."""
+    lo, hi = [float("inf")] * m, [-1] * m
+    for i, g in enumerate(gnode):
+        while g >= 0:
+            lo[g] = min(lo[g], i)
+            hi[g] = max(hi[g], i)
+            g = drafts[g].parent
+    return {-1 - g: (lo[g] if drafts[g].kind == "names" else hi[g]) for g in range(m)}
+
+
+def _kahn(items: list[int], edges: dict[int, set[int]], key) -> list[int]:
+    indegree = dict.fromkeys(items, 0)
+    for ys in edges.values():
+        for y in ys:
+            indegree[y] += 1
+    ready = [(key.get(x, x), x) for x in items if indegree[x] == 0]
+    heapq.heapify(ready)
+    out = []
+    while ready:
+        _, x = heapq.heappop(ready)
+        out.append(x)
+        for y in edges.get(x, ()):
+            indegree[y] -= 1
+            if indegree[y] == 0:
+                heapq.heappush(ready, (key.get(y, y), y))
+    if len(out) != len(items):
+        raise RuntimeError("a group is not convex: its level has a cycle")
+    return out
