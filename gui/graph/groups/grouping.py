@@ -14,7 +14,8 @@ import heapq
 
 from gui.graph.groups.model import GraphArrays, Group, Grouping
 from gui.graph.groups.names import name_drafts, path_prefixes
-from gui.graph.groups.repetition import stack_drafts
+from gui.graph.groups.repetition import chunk_stacks, stack_drafts
+from gui.graph.groups.spine import spine_plan
 from gui.graph.groups.structure import Draft, regions_of, structure_drafts
 from gui.graph.groups.titles import Describer
 
@@ -28,8 +29,10 @@ def group_graph(arrays: GraphArrays, threshold: int = THRESHOLD) -> Grouping:
     if n <= threshold:
         return Grouping.none(n)
     regions = regions_of(arrays)
-    drafts, gnode = structure_drafts(arrays, regions)
-    stack_drafts(arrays, regions.consumers, drafts, _members(drafts, gnode))
+    drafts, gnode = structure_drafts(arrays, regions, spine_plan(arrays, regions))
+    members = _members(drafts, gnode)
+    stack_drafts(arrays, regions.consumers, drafts, members)
+    chunk_stacks(drafts, regions.consumers, members)
     loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
              and arrays.labels[i]]
     name_drafts(arrays.labels, loose, drafts, gnode)
@@ -56,25 +59,42 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
     for i, g in enumerate(gnode):
         if g >= 0 and not arrays.parents[i] and arrays.labels[i]:
             held.setdefault(g, []).append(i)
-    for d in drafts:
-        if d.kind in ("structure", "instance"):
-            d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
-    count: dict[int, int] = {}
-    for d in drafts:
-        if d.kind == "instance":
-            count[d.parent] = count.get(d.parent, 0) + 1
-    for g, d in enumerate(drafts):
-        if d.kind == "stack":
-            first = next(k for k, e in enumerate(drafts) if e.parent == g)
-            d.title = f"{drafts[first].title} × {count[g]}"
     kids: dict[int, list[int]] = {}
     for k, d in enumerate(drafts):
         kids.setdefault(d.parent, []).append(k)
-    seen: dict[int, int] = {}
-    for g, d in enumerate(drafts):
-        if d.kind == "instance":
-            k = seen[d.parent] = seen.get(d.parent, -1) + 1
-            d.title = _instance_name(arrays, _leaves_in(g, kids, held)) or f"#{k}"
+    for d in drafts:
+        if d.kind in ("structure", "instance", "stack"):
+            d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
+    for s, d in enumerate(drafts):
+        if d.kind != "stack" or (d.parent >= 0 and drafts[d.parent].kind == "stack"):
+            continue
+        instances = _instances(s, drafts, kids)
+        names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
+        unique = len(set(names)) == len(names) and all(names)
+        for k, g in enumerate(instances):
+            drafts[g].title = names[k] if unique else f"#{k}"
+        _title_stack(s, drafts, kids, instances)
+
+
+def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
+    """A stack's instances, through its sub-stacks, in index order."""
+    found, todo = [], [s]
+    while todo:
+        for g in kids.get(todo.pop(), []):
+            (todo if drafts[g].kind == "stack" else found).append(g)
+    return sorted(found, key=lambda g: drafts[g].root)
+
+
+def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> None:
+    number = {g: k for k, g in enumerate(instances)}
+    todo = [s]
+    while todo:
+        g = todo.pop()
+        inside = _instances(g, drafts, kids)
+        ks = [number[i] for i in inside]
+        span = f" (#{min(ks)}–#{max(ks)})" if g != s else ""
+        drafts[g].title = f"{drafts[g].title} × {len(inside)}{span}"
+        todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
 
 
 def _leaves_in(g: int, kids: dict[int, list[int]], held: dict[int, list[int]]) -> list[int]:

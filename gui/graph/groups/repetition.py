@@ -72,3 +72,33 @@ def stack_drafts(arrays: GraphArrays, consumers: list[list[int]], drafts: list[D
             for g in instances:
                 drafts[g].kind = "instance"
                 drafts[g].parent = s
+
+
+CHUNK = 100  # a stack of more instances is shown as stacks of at most this many
+
+
+def chunk_stacks(drafts: list[Draft], consumers: list[list[int]],
+                 members: list[list[int]]) -> None:
+    """Split every stack of more than CHUNK instances into consecutive sub-stacks (of
+    sub-stacks, …) of at most CHUNK each, if each part is convex."""
+    kids: dict[int, list[int]] = {}
+    for g, d in enumerate(drafts):
+        kids.setdefault(d.parent, []).append(g)
+    for s in range(len(drafts)):
+        if drafts[s].kind != "stack" or len(kids.get(s, ())) <= CHUNK:
+            continue
+        level = sorted(kids[s], key=lambda g: drafts[g].root)
+        while len(level) > CHUNK:
+            width = -(-len(level) // CHUNK)
+            width = -(-len(level) // width) if width <= CHUNK else CHUNK
+            parts = [level[k:k + width] for k in range(0, len(level), width)]
+            nodes = [[u for g in part for u in members[g]] for part in parts]
+            if not all(is_convex(consumers, set(part)) for part in nodes):
+                break
+            level = []
+            for part, held in zip(parts, nodes):
+                drafts.append(Draft("stack", s, root=drafts[part[-1]].root))
+                members.append(held)
+                for g in part:
+                    drafts[g].parent = len(drafts) - 1
+                level.append(len(drafts) - 1)

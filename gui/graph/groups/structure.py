@@ -117,19 +117,22 @@ class Draft:
     nodes: list[int] | None = None
     title: str = ""
     chain: bool = False  # a structure group of a chain's links only
+    room: int = 0        # how many nodes it holds (a structure group's, when made)
 
 
 MIN_REGION = 3   # a region of one or two nodes is shown as its nodes
 ADDS_NOTHING = 2  # a region within this many nodes (or 1%) of its enclosing group: nothing
-CHAIN_MIN = 4    # a chain of this many links is a box of its own inside its region
+CHAIN_MIN = 4    # a chain of this many links, a quarter of its region or less, is a box
 MAX_DEPTH = 16   # regions nested deeper than this are shown inside the 16th
 
 
-def structure_drafts(arrays: GraphArrays, regions: Regions) -> tuple[list[Draft], list[int]]:
+def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None
+                     ) -> tuple[list[Draft], list[int]]:
     """The regions worth a box, as drafts, and each node's innermost draft (-1 for none).
 
     Visited from the output back, a region is a group unless it is trivial (under
-    MIN_REGION nodes) or adds nothing to the group it would sit in (ADDS_NOTHING)."""
+    MIN_REGION nodes) or adds nothing to the group it would sit in (ADDS_NOTHING).
+    `plan` (a spine.SpinePlan) puts the slices of a nested repetition into stacks."""
     n = len(arrays)
     head, parent, size = regions.head, regions.parent, regions.size
     links = [0] * n
@@ -139,28 +142,38 @@ def structure_drafts(arrays: GraphArrays, regions: Regions) -> tuple[list[Draft]
     depth: list[int] = []
     below = [-1] * (n + 1)  # the draft a head's tree children go into
     gnode = [-1] * n
+    stacks: dict[int, int] = {}  # a spine run's stack draft
+
+    def add(kind: str, parent_draft: int, root: int, room: int, chain: bool = False) -> int:
+        drafts.append(Draft(kind, parent_draft, root, chain=chain, room=room))
+        depth.append(depth[parent_draft] + 1 if parent_draft >= 0 else 0)
+        return len(drafts) - 1
+
     for v in range(n - 1, -1, -1):
         h = head[v]
         if h != v:  # an inner link: with its chain's last link
             gnode[v] = gnode[h]
             continue
         enclosing = below[parent[v]]
-        room = size[drafts[enclosing].root] if enclosing >= 0 else n
-        d = depth[enclosing] + 1 if enclosing >= 0 else 0
-        if size[v] >= MIN_REGION and _adds(room, size[v]) and d < MAX_DEPTH:
-            drafts.append(Draft("structure", enclosing, v))
-            depth.append(d)
-            enclosing = len(drafts) - 1
-        below[v] = enclosing
-        box = enclosing
-        room = size[drafts[box].root] if box >= 0 else n
-        if links[v] >= CHAIN_MIN and _adds(room, links[v]):
-            drafts.append(Draft("structure", box, v, chain=True))
-            depth.append(depth[box] + 1 if box >= 0 else 0)
-            box = len(drafts) - 1
+        if plan is not None and v in plan.after:
+            enclosing = drafts[stacks[plan.after[v]]].parent
+        room = drafts[enclosing].room if enclosing >= 0 else n
+        if plan is not None and v in plan.cuts:
+            run = plan.cuts[v]
+            if v in plan.first:
+                stacks[run] = add("stack", enclosing, v, plan.sizes[-1 - run])
+            enclosing = add("instance", stacks[run], v, plan.sizes[v])
+        elif plan is not None and v in plan.inside:
+            pass
+        elif size[v] >= MIN_REGION and _adds(room, size[v]) and (
+                enclosing < 0 or depth[enclosing] + 1 < MAX_DEPTH):
+            enclosing = add("structure", enclosing, v, size[v])
+        below[v] = box = enclosing
+        room = drafts[box].room if box >= 0 else n
+        if links[v] >= CHAIN_MIN and _adds(room, links[v]) and room >= 4 * links[v]:
+            box = add("structure", box, v, links[v], chain=True)
         gnode[v] = box
     return drafts, gnode
-
 
 def _adds(room: int, size: int) -> bool:
     # a group of `size` inside one of `room` nodes shows something more
