@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import heapq
 
+from engine._gc import collector_paused
 from gui.graph.groups.model import GraphArrays, Group, Grouping
-from gui.graph.groups.names import name_drafts, path_prefixes
+from gui.graph.groups.names import name_drafts, path_parts, path_prefixes
 from gui.graph.groups.repetition import chunk_stacks, stack_drafts
 from gui.graph.groups.spine import spine_plan
 from gui.graph.groups.structure import Draft, regions_of, structure_drafts
@@ -28,6 +29,12 @@ def group_graph(arrays: GraphArrays, threshold: int = THRESHOLD) -> Grouping:
     n = len(arrays)
     if n <= threshold:
         return Grouping.none(n)
+    with collector_paused():  # hundreds of thousands of small lists, no cycles
+        return _group(arrays)
+
+
+def _group(arrays: GraphArrays) -> Grouping:
+    n = len(arrays)
     regions = regions_of(arrays)
     drafts, gnode = structure_drafts(arrays, regions, spine_plan(arrays, regions))
     members = _members(drafts, gnode)
@@ -62,8 +69,8 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
     kids: dict[int, list[int]] = {}
     for k, d in enumerate(drafts):
         kids.setdefault(d.parent, []).append(k)
-    for d in drafts:
-        if d.kind in ("structure", "instance", "stack"):
+    for d in drafts:  # an instance is named below, its stack by its first instance
+        if d.kind in ("structure", "stack"):
             d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
     for s, d in enumerate(drafts):
         if d.kind != "stack" or (d.parent >= 0 and drafts[d.parent].kind == "stack"):
@@ -118,10 +125,23 @@ def _instance_name(arrays: GraphArrays, leaves: list[int]) -> str:
 
 
 def _grouping(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]) -> Grouping:
-    items = _level_order(arrays, drafts, gnode)
+    items = _level_order(arrays, drafts, gnode, everywhere=False)
+    order, first, last = _emit(items, len(drafts))
+    if not _topological(arrays, order):  # a level sorted by keys alone was not: sort all
+        items = _level_order(arrays, drafts, gnode, everywhere=True)
+        order, first, last = _emit(items, len(drafts))
+    groups = [Group(g, d.kind, d.title, d.parent,
+                    [-1 - k for k in items[g] if k < 0],
+                    [k for k in items[g] if k >= 0],
+                    last[g] - first[g],
+                    sum(1 for k in items[g] if k < 0) if d.kind == "stack" else 0,
+                    first[g], last[g]) for g, d in enumerate(drafts)]
+    return Grouping(order, groups, list(gnode))
+
+
+def _emit(items: dict[int, list[int]], m: int) -> tuple[list[int], list[int], list[int]]:
     order: list[int] = []
-    first = [0] * len(drafts)
-    last = [0] * len(drafts)
+    first, last = [0] * m, [0] * m
     stack = [(-1, iter(items[-1]))]
     while stack:
         g, it = stack[-1]
@@ -137,79 +157,119 @@ def _grouping(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]) -> Gro
             stack.pop()
             if g >= 0:
                 last[g] = len(order)
-    groups = [Group(g, d.kind, d.title, d.parent,
-                    [-1 - k for k in items[g] if k < 0],
-                    [k for k in items[g] if k >= 0],
-                    last[g] - first[g],
-                    sum(1 for k in items[g] if k < 0) if d.kind == "stack" else 0,
-                    first[g], last[g]) for g, d in enumerate(drafts)]
-    return Grouping(order, groups, list(gnode))
+    return order, first, last
 
 
-def _level_order(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]):
+def _topological(arrays: GraphArrays, order: list[int]) -> bool:
+    at = [0] * len(order)
+    for k, i in enumerate(order):
+        at[i] = k
+    return all(at[p] < at[c] for c, parents in enumerate(arrays.parents) for p in parents)
+
+
+def _level_order(arrays: GraphArrays, drafts: list[Draft], gnode: list[int],
+                 everywhere: bool) -> dict[int, list[int]]:
     """Each group's items (nodes as themselves, sub-groups as -1 - g) topologically
-    sorted, each level's edges from the graph's edges between its items."""
+    sorted. A level of regions, chains, slices and names is sorted by the items' keys
+    alone (a region's last node is its root: every edge from it goes to a later key);
+    a level holding a stack (unless `everywhere`: every level) is sorted by Kahn's
+    algorithm over the graph's edges between its items, by the same keys."""
     m = len(drafts)
-    depth = [0] * m
-    for g in range(m):
-        p, d = drafts[g].parent, 0
-        while p >= 0:
-            p, d = drafts[p].parent, d + 1
-        depth[g] = d
+    up = [d.parent for d in drafts]
+    depth = _depths(up)
     items: dict[int, list[int]] = {g: [] for g in range(-1, m)}
-    for g, d in enumerate(drafts):
-        items[d.parent].append(-1 - g)
+    for g in range(m):
+        items[up[g]].append(-1 - g)
     for i, g in enumerate(gnode):
         items[g].append(i)
-    edges: dict[int, dict[int, set[int]]] = {g: {} for g in range(-1, m)}
+    kahn = [everywhere] * (m + 1)  # by level g, kahn[-1] the top level's
+    for d in drafts:
+        if d.kind == "stack":
+            kahn[d.parent] = True
+    edges: dict[int, list[tuple[int, int]]] = {g: [] for g in range(-1, m) if kahn[g]}
     for c, parents in enumerate(arrays.parents):
+        g0 = gnode[c]
         for p in parents:
-            a, b = _split(p, c, gnode, drafts, depth)
-            if a is not None:
-                level, x, y = a, b[0], b[1]
-                edges[level].setdefault(x, set()).add(y)
-    key = _keys(drafts, gnode, m)
-    return {g: _kahn(items[g], edges[g], key) for g in items}
+            gp, gc, ip, ic = gnode[p], g0, p, c
+            while gp != gc:  # lift the deeper one until both are in one group
+                if gp >= 0 and (gc < 0 or depth[gp] >= depth[gc]):
+                    ip, gp = -1 - gp, up[gp]
+                else:
+                    ic, gc = -1 - gc, up[gc]
+            if ip != ic and kahn[gp]:
+                edges[gp].append((ip, ic))
+    key = _keys(arrays, drafts, gnode, depth)
+    return {g: _kahn(items[g], edges.get(g, []), key) for g in items}
 
 
-def _split(p, c, gnode, drafts, depth):
-    # the group both are in and the items of it that hold p and c (None if the same)
-    gp, gc = gnode[p], gnode[c]
-    ip, ic = p, c
-    while gp != gc:
-        if gp >= 0 and (gc < 0 or depth[gp] >= depth[gc]):
-            ip, gp = -1 - gp, drafts[gp].parent
-        else:
-            ic, gc = -1 - gc, drafts[gc].parent
-    if ip == ic:
-        return None, None
-    return gp, (ip, ic)
+def _depths(up: list[int]) -> list[int]:
+    depth = [-1] * len(up)
+    for g in range(len(up)):
+        chain = []
+        while g >= 0 and depth[g] < 0:
+            chain.append(g)
+            g = up[g]
+        d = depth[g] if g >= 0 else -1
+        for k in reversed(chain):
+            d += 1
+            depth[k] = d
+    return depth
 
 
-def _keys(drafts, gnode, m) -> dict[int, float]:
-    """Where each sub-group comes in the reference order: names groups by their first
-    leaf, every other group by its last node (a region's root)."""
-    lo, hi = [float("inf")] * m, [-1] * m
+def _keys(arrays: GraphArrays, drafts: list[Draft], gnode: list[int], depth) -> dict:
+    """Where each item comes: a node at its index, a group at its last node (a region's
+    root), a names group at its first leaf; inside a names group, by the names."""
+    m = len(drafts)
+    lo, hi = [len(gnode)] * m, [-1] * m
     for i, g in enumerate(gnode):
-        while g >= 0:
-            lo[g] = min(lo[g], i)
-            hi[g] = max(hi[g], i)
+        if g >= 0:
+            if i < lo[g]:
+                lo[g] = i
+            hi[g] = i
+    for g in sorted(range(m), key=depth.__getitem__, reverse=True):
+        p = drafts[g].parent
+        if p >= 0:
+            lo[p] = min(lo[p], lo[g])
+            hi[p] = max(hi[p], hi[g])
+    key: dict[int, float] = {-1 - g: (lo[g] if d.kind == "names" else hi[g])
+                             for g, d in enumerate(drafts)}
+    named = [i for i, g in enumerate(gnode) if g >= 0 and drafts[g].kind == "names"]
+    rank = {i: k for k, i in enumerate(sorted(named, key=lambda i: _natural(
+        arrays.labels[i])))}
+    first = [len(gnode)] * m
+    for i, k in rank.items():
+        g = gnode[i]
+        key[i] = k
+        while g >= 0 and drafts[g].kind == "names" and k < first[g]:
+            first[g] = k
             g = drafts[g].parent
-    return {-1 - g: (lo[g] if drafts[g].kind == "names" else hi[g]) for g in range(m)}
+    for g, d in enumerate(drafts):
+        if d.kind == "names" and d.parent >= 0 and drafts[d.parent].kind == "names":
+            key[-1 - g] = first[g]
+    return key
 
 
-def _kahn(items: list[int], edges: dict[int, set[int]], key) -> list[int]:
+def _natural(label: str) -> tuple:
+    parts = path_parts(label) or [label]
+    return tuple((0, int(p[1:-1]), "") if p[1:-1].lstrip("-").isdigit() else (1, 0, p)
+                 for p in parts)
+
+
+def _kahn(items: list[int], edges: list[tuple[int, int]], key) -> list[int]:
+    if not edges:
+        return sorted(items, key=lambda x: key.get(x, x))
     indegree = dict.fromkeys(items, 0)
-    for ys in edges.values():
-        for y in ys:
-            indegree[y] += 1
+    after: dict[int, list[int]] = {}
+    for x, y in edges:
+        indegree[y] += 1
+        after.setdefault(x, []).append(y)
     ready = [(key.get(x, x), x) for x in items if indegree[x] == 0]
     heapq.heapify(ready)
     out = []
     while ready:
         _, x = heapq.heappop(ready)
         out.append(x)
-        for y in edges.get(x, ()):
+        for y in after.get(x, ()):
             indegree[y] -= 1
             if indegree[y] == 0:
                 heapq.heappush(ready, (key.get(y, y), y))

@@ -22,9 +22,11 @@ def canonical_form(arrays: GraphArrays, members: list[int]) -> tuple:
     """The region's nodes (sorted) as (op, operands) with inside operands by place."""
     parents, ops = arrays.parents, arrays.ops
     place = {u: k for k, u in enumerate(members)}
-    get = place.get
-    return tuple((ops[u], tuple(get(p, -1 if parents[p] else -2 - p) for p in parents[u]))
-                 for u in members)
+    for u in members:  # an operand outside: a leaf by its identity, anything else as -1
+        for p in parents[u]:
+            if p not in place:
+                place[p] = -1 if parents[p] else -2 - p
+    return tuple([(ops[u], tuple([place[p] for p in parents[u]])) for u in members])
 
 
 def is_convex(consumers: list[list[int]], inside: set[int]) -> bool:
