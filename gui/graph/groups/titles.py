@@ -110,7 +110,7 @@ class Describer:
         if not parents:
             return self.leaf(v)
         if (k := self.softmax_size(v)) or (k := self.rms_size(v)):
-            return f"softmax({k})" if op == _DIV else f"rmsnorm({k})"
+            return f"softmax({k})" if op == _DIV else f"1/rms({k})"
         if op in (_ADD, _MUL) and self.terms(v) != list(parents):
             return self.chain(v)
         if len(parents) == 1:
