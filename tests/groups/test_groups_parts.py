@@ -42,6 +42,7 @@ def test_a_leaf_is_titled_by_its_last_part():
     assert short_name("model.layers[1].neurons[3].b") == "b"
     assert short_name("model.layers[1].neurons[3].w[0]") == "w[0]"
     assert short_name("inputs[7][0]") == "inputs[7][0]"
+    assert short_name("state_dict['wte'][3][0]") == "wte[3][0]"
     assert short_name("not a path") == "not a path"
 
 

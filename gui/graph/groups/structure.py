@@ -198,8 +198,8 @@ def _weighs(arrays: GraphArrays, regions: Regions, v: int) -> bool:
     if len(ps) != 2 or regions.head[v] != v:
         return False
     for leaf, u in (ps, ps[::-1]):
-        if not arrays.parents[leaf] and arrays.labels[leaf] and regions.parent[u] == v \
-                and regions.head[u] == u:
+        if not arrays.parents[leaf] and arrays.labels[leaf] and arrays.parents[u] \
+                and regions.parent[u] == v and regions.head[u] == u:
             inside = 1 if regions.parent[leaf] == v else 0
             return regions.size[v] - regions.size[u] == 1 + inside
     return False

@@ -18,9 +18,10 @@ def short_name(label: str) -> str:
     if parts is None:
         return label
     k = len(parts) - 1
-    while k > 0 and parts[k].startswith("["):
+    while k > 0 and parts[k].startswith("[") and parts[k][1] not in "'\"":
         k -= 1
-    return parts[k].lstrip(".") + "".join(parts[k + 1:])
+    last = parts[k][2:-2] if parts[k].startswith("[") else parts[k].lstrip(".")
+    return last + "".join(parts[k + 1:])
 
 
 class Describer:
