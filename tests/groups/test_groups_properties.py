@@ -42,7 +42,8 @@ def graphs(draw, most: int = 70) -> GraphArrays:
     opnames = [""] * len(parents)
     while len(parents) < most:
         i = len(parents)
-        kind = draw(st.sampled_from(("leaf", "unary", "binary", "binary", "copy", "chain")))
+        kind = draw(st.sampled_from(("leaf", "unary", "binary", "binary", "copy", "chain",
+                                     "softmax")))
         recent = st.integers(max(0, i - 10), i - 1)
         anywhere = st.integers(0, i - 1)
         if kind == "leaf":
@@ -57,6 +58,24 @@ def graphs(draw, most: int = 70) -> GraphArrays:
             parents.append((draw(recent), draw(st.one_of(recent, anywhere))))
             opnames.append(draw(st.sampled_from(BINARY)))
             names.append("")
+        elif kind == "softmax":  # exp of each, their sum, each exp divided by it
+            logits = draw(st.lists(anywhere, min_size=1, max_size=4))
+            exps = []
+            for x in logits:
+                parents.append((x,))
+                opnames.append(ops.EXP.name)
+                names.append("")
+                exps.append(len(parents) - 1)
+            total = exps[0]
+            for e in exps[1:]:
+                parents.append((total, e))
+                opnames.append(ops.ADD.name)
+                names.append("")
+                total = len(parents) - 1
+            for e in exps[:draw(st.integers(1, len(exps)))]:
+                parents.append((e, total))
+                opnames.append(ops.DIV.name)
+                names.append("")
         elif kind == "chain":
             terms = draw(st.lists(anywhere, min_size=2, max_size=6))
             total = terms[0]

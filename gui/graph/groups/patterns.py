@@ -36,8 +36,10 @@ def broadcasts(arrays: GraphArrays, regions: Regions) -> Broadcasts:
     head, parent, consumers = regions.head, regions.parent, regions.consumers
     kids: dict[int, list[int]] = {}
     found = Broadcasts()
+    powers = {name for name in set(arrays.ops) if ops.of(name) is ops.POWER}
+    maybe = powers | {ops.ADD.name}
     for v in range(len(arrays)):
-        if head[v] != v or not consumers[v]:
+        if head[v] != v or not consumers[v] or arrays.ops[v] not in maybe:
             continue
         users = sorted(set(consumers[v]))
         title = _pattern(arrays, describe, v, users)
