@@ -68,8 +68,9 @@ class Describer:
         op, parents, labels = self.arrays.ops, self.arrays.parents, self.arrays.labels
         if op[v] == _ADD and len(terms) >= 2 and all(op[t] == _EXP for t in terms):
             return f"Σ exp ({len(terms)})"
-        if op[v] == _MUL and len(terms) <= 3 or len(terms) == 2:
-            return self.binary(v, 2 if len(terms) == 3 else 1)
+        if op[v] == _MUL and len(terms) <= 3 or len(terms) == 2:  # as written
+            entry = ops.of(op[v])
+            return f" {entry.symbol} ".join(self.operand(t, 1, _BINDS[op[v]]) for t in terms)
         results = sum(1 for t in terms if parents[t])
         named = [t for t in terms if not parents[t] and labels[t]]
         if len(named) > _NAMED_TERMS or not results:
