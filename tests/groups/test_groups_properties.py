@@ -144,11 +144,13 @@ def test_every_group_is_convex_nested_and_contiguous_and_every_quotient_a_dag(ar
 @given(graphs())
 def test_regions_and_instances_have_one_exit(arrays):
     """A structure group or an instance feeds the rest of the graph from one node, unless
-    it is a layer, a softmax or an rmsnorm (several outputs, said in its title)."""
+    it is a layer, a softmax or an rmsnorm, or a part of a wide level (several outputs,
+    said in its title)."""
     grouping = group_graph(arrays, threshold=0)
     for g in grouping.groups:
         said = g.title if g.kind == "structure" else grouping.groups[g.parent].title
-        if g.kind in ("structure", "instance") and not said.startswith(SEVERAL):
+        if g.kind in ("structure", "instance") and not said.startswith(SEVERAL) \
+                and ": part " not in said:
             members = set(grouping.order[g.first:g.last])
             exits = {p for c in range(len(arrays)) if c not in members
                      for p in arrays.parents[c] if p in members}
@@ -160,3 +162,20 @@ def test_a_graph_up_to_the_threshold_is_not_grouped(arrays):
     grouping = group_graph(arrays, threshold=len(arrays))
     assert grouping == Grouping.none(len(arrays))
     assert grouping.order == list(range(len(arrays)))
+
+
+@settings(max_examples=60)
+@given(graphs(), st.integers(4, 8))
+def test_a_wide_level_is_shown_in_parts_each_convex(arrays, wide):
+    from gui.graph.groups import grouping as module
+    before = (module.WIDE, module.PART)
+    module.WIDE, module.PART = wide, wide
+    try:
+        grouping = group_graph(arrays, threshold=0)
+    finally:
+        module.WIDE, module.PART = before
+    check_grouping(arrays, grouping)
+    loose = sum(1 for g in grouping.group_of if g < 0)
+    assert loose + len(grouping.top()) <= wide
+    for g in grouping.groups:
+        assert len(g.nodes) + len(g.children) <= wide
