@@ -99,9 +99,14 @@ def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
     rank: dict[Value, int] | None = None
     disordered: set[Value] = set()
     if reorders and forward_steps is not None:
-        with collector_paused():
-            rank = dict(zip(reversed(reference), range(len(reference))))
-            disordered = _arriving_out_of_order(order, rank)
+        rank = {}
+        backwards = reference[::-1]
+        for a in range(0, len(backwards), every):
+            with collector_paused():
+                rank.update(zip(backwards[a:a + every], range(a, a + every)))
+            yield 0
+        for _ in _arriving_out_of_order(order, rank, disordered, every):
+            yield 0
         if not disordered:
             rank = None
     correct: dict[Value, float] = {}
@@ -143,36 +148,41 @@ def _same(a: list[Value], b: list[Value]) -> bool:
     return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
-def _arriving_out_of_order(order: list[Value], rank: dict[Value, int]) -> set[Value]:
-    """The nodes that, with the rules applied in `order`, receive a contribution from a
-    node of lower `rank` (its place in the reference's rule order) after one of higher
-    rank. ValueError if `order` is not a rule order of the graph `rank` ranks: a rule
-    applied twice, before a consumer's, or never."""
+def _arriving_out_of_order(order: list[Value], rank: dict[Value, int],
+                           disordered: set[Value], every: int) -> Iterator[None]:
+    """Into `disordered`, the nodes that, with the rules applied in `order`, receive a
+    contribution from a node of lower `rank` (its place in the reference's rule order)
+    after one of higher rank, yielding after every `every` nodes. ValueError if `order`
+    is not a rule order of the graph `rank` ranks: a rule applied twice, before a
+    consumer's, or never."""
     last: dict[Value, int] = {}
     applied = len(rank)  # marks a node whose rule was applied: above every rank
-    disordered = set()
     rules = 0
-    for node in order:
-        parents = node._prev
-        if not parents:
-            continue
-        r = rank.get(node)
-        if r is None or last.get(node) == applied:
-            raise ValueError("the forward steps are not a topological order of the graph")
-        for parent in parents:
-            seen = last.get(parent, -1)
-            if seen > r:
-                if seen == applied:
-                    raise ValueError("the forward steps are not a topological order of the "
-                                     "graph: a node comes before one of its operands")
-                disordered.add(parent)
-            else:
-                last[parent] = r
-        last[node] = applied
-        rules += 1
+    for a in range(0, len(order), every):
+        with collector_paused():
+            for node in order[a:a + every]:
+                parents = node._prev
+                if not parents:
+                    continue
+                r = rank.get(node)
+                if r is None or last.get(node) == applied:
+                    raise ValueError("the forward steps are not a topological order of "
+                                     "the graph")
+                for parent in parents:
+                    seen = last.get(parent, -1)
+                    if seen > r:
+                        if seen == applied:
+                            raise ValueError("the forward steps are not a topological order "
+                                             "of the graph: a node comes before one of its "
+                                             "operands")
+                        disordered.add(parent)
+                    else:
+                        last[parent] = r
+                last[node] = applied
+                rules += 1
+        yield
     if rules != sum(1 for node in rank if node._prev):
         raise ValueError("the forward steps are not a topological order of the graph")
-    return disordered
 
 
 def _in_reference_order(held: dict[Value, tuple[list[int], list[float], list[float]]],
@@ -311,9 +321,10 @@ class Stepper:
     """
 
     def __init__(self, output: Value, engine: Engine = CORRECT,
-                 forward_steps: list[Value] | None = None):
+                 forward_steps: list[Value] | None = None,
+                 reference: list[Value] | None = None):
         for _ in self._made_in_slices(output, engine, _AT_ONCE, forward_steps, self,
-                                      index=False):  # the index is made when first needed
+                                      reference, index=False):  # the index: when needed
             pass
 
     def _start_in_slices(self, output: Value, engine: Engine,
@@ -337,33 +348,38 @@ class Stepper:
     @classmethod
     def in_slices(cls, output: Value, engine: Engine = CORRECT, every: int = 5_000,
                   forward_steps: list[Value] | None = None,
+                  reference: list[Value] | None = None,
                   ) -> Generator[tuple[int, int], None, Stepper]:
-        """Make the same Stepper as `Stepper(output, engine, forward_steps)` a slice at a
-        time: yield (done, total) after each slice of work and return the stepper
-        (`yield from`, or StopIteration.value)."""
+        """Make the same Stepper as `Stepper(output, engine, forward_steps, reference)` a
+        slice at a time: yield (done, total) after each slice of work and return the
+        stepper (`yield from`, or StopIteration.value)."""
         return (yield from cls._made_in_slices(output, engine, every, forward_steps,
-                                               cls.__new__(cls)))
+                                               cls.__new__(cls), reference))
 
     @staticmethod
     def _made_in_slices(output: Value, engine: Engine, every: int,
                         forward_steps: list[Value] | None, stepper: Stepper,
+                        reference: list[Value] | None = None,
                         index: bool = True) -> Generator[tuple[int, int], None, Stepper]:
         """`stepper` (made but not initialised) made `output`'s stepper, a slice of
         about `every` nodes at a time. `forward_steps`: the topological order to walk
-        (found elsewhere: by a child process, a grouping); `topological_order(output)`,
-        the order `Value.backward()` walks, if None. Any topological order reaches the
-        same gradients, to the bit (see `plan_in_slices`)."""
-        reference = None
+        (found elsewhere: by a child process, a grouping); `reference`:
+        `topological_order(output)`, the order `Value.backward()` walks, if known (found
+        by a child process: otherwise it is found here, in one go, if needed). Either
+        may be None: the walk is then the reference order. Any topological order
+        reaches the same gradients, to the bit (see `plan_in_slices`)."""
         if forward_steps is None:
-            with collector_paused():
-                forward_steps = reference = topological_order(output)
+            if reference is None:
+                with collector_paused():
+                    reference = topological_order(output)
+            forward_steps = reference
         n = len(forward_steps)
         total = 3 * n
         yield n, total
         with collector_paused():
             order = engine.rule_order(output, forward_steps)
         steps: list[BackwardStep] = []
-        walked = None if reference is not None else forward_steps
+        walked = None if forward_steps is reference else forward_steps
         for done in plan_in_slices(output, engine, steps, order, every, walked, reference):
             yield n + done, total
         with collector_paused():

@@ -79,7 +79,8 @@ class LevelSteps:
     def __init__(self, stepper: Stepper, arrays: GraphArrays, grouping: Grouping,
                  expanded: Iterable[int] = (), folded: Collection[int] = (),
                  shown: Quotient | None = None):
-        if len(stepper.forward_steps) != len(arrays) or len(grouping.order) != len(arrays):
+        if (len(stepper.forward_steps) != len(arrays) or len(grouping.order) != len(arrays)
+                or (len(arrays) and grouping.order[-1] != arrays.output)):
             raise ValueError("the stepper, the arrays and the grouping are not of one graph")
         self.stepper = stepper
         self.arrays = arrays

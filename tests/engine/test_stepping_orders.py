@@ -98,6 +98,8 @@ def test_any_topological_order_ends_on_backwards_gradients_to_the_bit(output, rn
     assert stepped_grads(Stepper(output, forward_steps=order)) == want  # == : bit for bit
     stepper = Stepper(output, forward_steps=order)
     assert stepper.forward_steps == order
+    known = Stepper(output, forward_steps=order, reference=topological_order(output))
+    assert stepped_grads(known) == want
     sliced = Stepper.in_slices(output, CORRECT, 7, order)
     while True:
         try:
@@ -232,3 +234,16 @@ def test_the_classic_bugs_keep_their_own_orders(engine):
         assert rules == [v for v in reversed(order) if v.parents]
     if engine is NO_ZERO_GRAD:  # within one pass it is the correct engine's
         assert stepped_grads(grouped) == backward_grads(output)
+
+
+def test_made_in_slices_the_work_before_the_plan_is_sliced_too():
+    """With another order than the reference one (given), the ranking and the check of
+    the order come in slices as well: more yields than the plan's own."""
+    output, model, xs = mlp_loss(6)
+    order = grouped_like_order(output, model, xs)
+    reference = topological_order(output)
+    plain = list(Stepper.in_slices(output, CORRECT, 50, reference, reference))
+    grouped = list(Stepper.in_slices(output, CORRECT, 50, order, reference))
+    n = len(order)
+    assert len(grouped) >= len(plain) + 2 * (n // 50)
+    assert [d for d, _ in grouped] == sorted(d for d, _ in grouped)  # progress only grows
