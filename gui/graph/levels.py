@@ -23,6 +23,9 @@ API (helper D's Graph tab drives it; the session owns the stepper and its positi
     levels.step() / levels.back() -> bool     the same, seeking the stepper itself
     levels.current_unit() -> int | None       the unit of the last step taken (None at 0)
     levels.current_span() -> (int, int)       the stepper positions it went from and to
+    levels.revealed(unit) -> bool             its forward step taken (a group: whole)
+    levels.rules_applied(unit) -> (int, int)  how many of its rules the steps taken have
+                                              applied, of how many (a leaf: (0, 0))
     levels.level() -> int                     the innermost expanded group holding the
                                               current unit, -1 for the top
     levels.progress() -> str                  'forward 3/12', 'backward 3/41 · inside inputs[7]'
@@ -95,6 +98,8 @@ class LevelSteps:
         for j, i in enumerate(self._backward_nodes):
             if not steps[j].root:
                 self._rule_step[i] = j
+        self._group_rules: dict[int, list[int]] = {}  # a group's rule steps, sorted
+        self._places: list[int] | None = None
         self.expanded: frozenset[int] = frozenset()
         self.quotient: Quotient = shown  # set below
         self._stops: list[int] = [0]
@@ -247,6 +252,38 @@ class LevelSteps:
             text = f"backward {taken - n_forward}/{n_backward}{part}{done}"
         g = self.level()
         return text if g < 0 else f"{text} · inside {self.grouping.groups[g].title}"
+
+    def revealed(self, unit: int) -> bool:
+        """Whether the forward pass has revealed `unit` (a group: all its members)."""
+        if unit >= 0:
+            return self.stepper.position > self._place(unit)
+        return self.stepper.position >= self.grouping.groups[unit_group(unit)].last
+
+    def rules_applied(self, unit: int) -> tuple[int, int]:
+        """How many of `unit`'s rules (its members' backward steps; a node has one, a
+        leaf none) the steps taken have applied, and how many it has."""
+        taken = self.stepper.position - len(self.grouping.order)
+        if unit >= 0:
+            j = self._rule_step[unit]
+            return (int(0 <= j < taken), int(j >= 0))
+        g = unit_group(unit)
+        found = self._group_rules.get(g)
+        if found is None:
+            group = self.grouping.groups[g]
+            rule_step = self._rule_step
+            found = sorted(j for j in map(rule_step.__getitem__,
+                                          self.grouping.order[group.first:group.last])
+                           if j >= 0)
+            self._group_rules[g] = found
+        return bisect_left(found, max(taken, 0)), len(found)
+
+    def _place(self, node: int) -> int:
+        """Node `node`'s place in `grouping.order` (the stepper's forward steps)."""
+        if self._places is None:
+            self._places = [0] * len(self.grouping.order)
+            for k, i in enumerate(self.grouping.order):
+                self._places[i] = k
+        return self._places[node]
 
     # -- what an edge carried -------------------------------------------------------------
 

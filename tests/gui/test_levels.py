@@ -311,3 +311,30 @@ def test_a_quotient_made_elsewhere_is_used_as_given(mlp):
     levels.set_expanded(expanded, q)
     assert levels.quotient is q and levels.expanded == frozenset(expanded)
     assert levels.counts() == expected_counts(levels)
+
+
+def test_a_units_state_follows_its_steps(mlp):
+    """Collapsed: a unit is revealed by its forward step and not before; its backward
+    step applies every one of its rules, none before."""
+    levels = levels_of(mlp)
+    q, stepper = levels.quotient, levels.stepper
+    n = len(stepper.forward_steps)
+    units = [u for u in q.units if u < 0 or u not in levels.folded]
+    while levels.step():
+        unit = levels.current_unit()
+        if stepper.position <= n:
+            k = units.index(unit)
+            assert all(levels.revealed(u) for u in units[:k + 1])
+            assert not any(levels.revealed(u) for u in units[k + 1:])
+            assert levels.rules_applied(unit)[0] == 0
+        elif stepper.position > n + 1:
+            done, total = levels.rules_applied(unit)
+            assert done == total > 0
+            levels.back()
+            assert levels.rules_applied(unit) == (0, total)
+            levels.step()
+    assert all(levels.rules_applied(u)[0] == levels.rules_applied(u)[1] for u in q.units)
+    leaves = [u for u in q.units if u >= 0 and not mlp[2].parents[u]]
+    assert leaves and all(levels.rules_applied(u) == (0, 0) for u in leaves)
+    params = next(u for u in q.units if u < 0 and mlp[3].groups[unit_group(u)].kind == "names")
+    assert levels.rules_applied(params) == (0, 0)  # a group of leaves has no rule
