@@ -92,6 +92,7 @@ def test_collapsed_steps_are_the_units_in_order(mlp):
         start, end = levels.current_span()
         units = {q.unit_of[levels.node_index(v)] for v in stepper.forward_steps[start:end]}
         assert units - {u for u in units if u in levels.folded} == {levels.current_unit()}
+        assert levels.units_between(start, end) == units
         seen.append(levels.current_unit())
     drawn = [u for u in q.units if u < 0 or u not in levels.folded]
     assert seen == drawn  # in the quotient's order
@@ -101,7 +102,10 @@ def test_collapsed_steps_are_the_units_in_order(mlp):
         start, end = levels.current_span()
         units = {q.unit_of[levels.node_index(s.node)]
                  for s in stepper.backward_steps[start - n:end - n]}
-        assert units == {levels.current_unit()}
+        assert units == {levels.current_unit()} == levels.units_between(end, start)
+    everything = levels.units_between(0, stepper.total)
+    assert everything == {u for u in q.units}
+    assert levels.units_between(5, 5) == set()
 
 
 def test_an_ungrouped_graph_steps_as_the_stepper_does():
