@@ -179,8 +179,10 @@ class ProgramBuild(QObject):
         returns (program, stepper)."""
         of = f" of {what}" if what else ""
         yield f"Preparing the steps{of}…"
+        # the order given is topological_order's (the parse child's, a stepper's): the
+        # reference one too, so that the stepper need not walk the graph to find it
         slices = Stepper.in_slices(program.output, self._engine(), NODES_PER_SLICE,
-                                   forward_steps)
+                                   forward_steps, forward_steps)
         while True:
             try:
                 done, total = next(slices)
