@@ -13,9 +13,10 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from gui.graph.layout import layered_layout
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
 from gui.graph.scene import GraphScene
-from gui.graph.spec import graph_spec_steps
+from gui.graph.spec import LARGE, graph_spec_steps, quotient_spec
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
 
@@ -99,12 +100,16 @@ class BackgroundDrawing(QObject):
     def running(self) -> bool:
         return self._task is not None
 
-    def start(self, stepper, roles, folded: bool) -> None:
-        """Draw `stepper`'s graph (ending the drawing before, if one runs)."""
+    def start(self, stepper, roles, folded: bool, shown=None,
+              expanded: set[int] | None = None) -> None:
+        """Draw `stepper`'s graph (ending the drawing before, if one runs); with `shown`
+        (a grouped.Shown of it), its quotient with the groups in `expanded` open (None:
+        those open now)."""
         self.cancel()
         self.stage = LAYOUT
-        task = self._task = SlicedTask(self._steps(stepper, roles, folded), SLICE_BUDGET_S,
-                                       self, expected=(LayoutFailed,))
+        steps = (self._steps(stepper, roles, folded) if shown is None
+                 else self._shown_steps(shown, roles, folded, expanded))
+        task = self._task = SlicedTask(steps, SLICE_BUDGET_S, self, expected=(LayoutFailed,))
         task.finished.connect(self._on_finished)
         task.errored.connect(self._on_errored)
         task.start()
@@ -132,6 +137,32 @@ class BackgroundDrawing(QObject):
             self.stage_changed.emit()
             self._scene = GraphScene(self.parent())
             yield from self._scene.build_steps(stepper, spec, drawing, roles)
+            scene, self._scene = self._scene, None
+            return scene
+        finally:
+            self._stop_worker()
+
+    def _shown_steps(self, shown, roles, folded: bool, expanded):
+        """A grouped graph's quotient: a few hundred units, laid out here when it is
+        small, in the layout's child when not, and drawn in slices."""
+        try:
+            if not shown.index:  # once per stepper
+                yield from shown.index_steps()
+            if expanded is not None:
+                shown = shown.opened(expanded)
+                yield
+            spec = quotient_spec(shown, roles, folded)
+            yield
+            if len(spec.ids) <= LARGE:
+                drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
+            else:
+                packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
+                drawing = yield from self._laid_out(packed)
+            yield
+            self.stage = DRAWING
+            self.stage_changed.emit()
+            self._scene = GraphScene(self.parent())
+            yield from self._scene.build_steps(shown.stepper, spec, drawing, roles, shown)
             scene, self._scene = self._scene, None
             return scene
         finally:

@@ -28,6 +28,7 @@ class GraphView(QGraphicsView):
     """
 
     zoomed = Signal(float)
+    double_clicked = Signal(object)  # the item under a double-click (None: none)
 
     def __init__(self, scene: GraphScene, parent=None):
         super().__init__(scene, parent)
@@ -94,6 +95,10 @@ class GraphView(QGraphicsView):
         if self._press is not None and (event.position() - self._press).manhattanLength() > 3:
             self._auto_fit = None  # a drag pans the view
         super().mouseMoveEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        self.double_clicked.emit(self.itemAt(event.position().toPoint()))
+        event.accept()
 
     def mouseReleaseEvent(self, event) -> None:
         self._press = None

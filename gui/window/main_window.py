@@ -118,6 +118,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.editor.preset_chosen.connect(self.open_preset)
         self.graph_tab.status.connect(self.show_status)
         self.graph_tab.busy.connect(self._on_layout_busy)
+        self.graph_tab.reorder.connect(self._reorder)
         self.cancel_layout.clicked.connect(self.graph_tab.cancel_layout)
         self.cancel_build.clicked.connect(self.cancel_building)
         self.program_build.progress.connect(self.show_status)
@@ -258,6 +259,14 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
                                   if stepper is not None and stepper.output is program.output
                                   else None)
 
+    @Slot(object, object)
+    def _reorder(self, program, forward_steps) -> None:
+        """A grouped program's stepper made again in the grouping's order (each group's
+        steps one run), in slices, and loaded when ready."""
+        if program is self.session.program:
+            self.graph_tab.set_building(True)
+            self.program_build.restep(program, forward_steps)
+
     @property
     def building(self) -> bool:
         """True while a big program is built in the background."""
@@ -265,8 +274,14 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
 
     def wait_for_build(self, timeout_s: float = 300.0) -> bool:
         """Block until a background build has landed or failed (for tests, pictures and
-        exports, never in the window's own use); True if none is left running."""
-        return self.program_build.wait(timeout_s)
+        exports, never in the window's own use); True if none is left running. A big
+        graph's grouping is waited for too, and its stepper made in the grouping's order:
+        then only its drawing is left (`graph_tab.wait_for_layout`)."""
+        done = self.program_build.wait(timeout_s)
+        if done and self.graph_tab.expansion.running:
+            self.graph_tab.expansion.job.run_to_end(timeout_s)  # may make the stepper again
+            done = self.program_build.wait(timeout_s)
+        return done
 
     @Slot()
     def cancel_building(self) -> None:

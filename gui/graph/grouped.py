@@ -1,0 +1,220 @@
+"""What a grouped graph shows: the stepper's nodes, their groups, which groups are open,
+and the quotient drawn for that (see gui/graph/groups/model.py).
+
+Node i of the arrays is the stepper's forward step i: a grouping found on the graph in
+another order is renumbered first (`renumbered`), and the stepper made with its order,
+so that every group's forward steps, and backward steps, are one run.
+"""
+# Qt-free: renumbered in a child process, which never loads Qt (tests/test_structure.py).
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import replace
+
+from gui.graph.groups.model import (
+    GraphArrays,
+    Group,
+    Grouping,
+    Quotient,
+    quotient,
+    unit_group,
+)
+
+STEPS_PER_SLICE = 5_000
+
+
+def renumbered(arrays: GraphArrays, grouping: Grouping) -> tuple[GraphArrays, Grouping]:
+    """The same graph and groups with node i renamed to its place in `grouping.order`,
+    so that the new order is range(n) and group g's members are nodes first..last-1."""
+    order = grouping.order
+    new = [0] * len(order)
+    for place, i in enumerate(order):
+        new[i] = place
+    parents = [tuple(new[p] for p in arrays.parents[i]) for i in order]
+    pick = [arrays.ops, arrays.labels, arrays.roles]
+    ops, labels, roles = ([column[i] for i in order] for column in pick)
+    groups = [replace(g, nodes=sorted(new[i] for i in g.nodes), children=list(g.children))
+              for g in grouping.groups]
+    group_of = [grouping.group_of[i] for i in order] if grouping.group_of else [-1] * len(order)
+    return (GraphArrays(parents, ops, labels, roles, new[arrays.output]),
+            Grouping(list(range(len(order))), groups, group_of))
+
+
+class Shown:
+    """A grouped stepper's picture: which groups are open, and the quotient for that.
+
+    `stepper.forward_steps[i]` is node i of `arrays` (see the module's docstring)."""
+
+    def __init__(self, stepper, arrays: GraphArrays, grouping: Grouping,
+                 expanded: set[int] | None = None):
+        self.stepper = stepper
+        self.arrays = arrays
+        self.grouping = grouping
+        self.expanded: set[int] = set(expanded or ())
+        self.step_of: dict[int, int] = {}  # node -> its backward step (rule) number
+        self.first_grad: dict[int, int] = {}  # node -> the first step that gives it one
+        self.index: dict = {}  # Value -> node number, with `step_of` (`index_steps`)
+        self.quotient: Quotient = quotient(arrays, grouping, self.expanded)
+
+    @property
+    def groups(self) -> list[Group]:
+        return self.grouping.groups
+
+    def index_steps(self) -> Iterator[None]:
+        """Fill `index`, `step_of` and `first_grad`, yielding after every STEPS_PER_SLICE steps."""
+        index = self.index = {}
+        nodes = self.stepper.forward_steps
+        for a in range(0, len(nodes), STEPS_PER_SLICE):
+            index.update(zip(nodes[a:a + STEPS_PER_SLICE], range(a, a + STEPS_PER_SLICE)))
+            yield
+        for j, step in enumerate(self.stepper.backward_steps):
+            if not step.root:
+                self.step_of[index[step.node]] = j
+            for c in step.contributions:
+                self.first_grad.setdefault(index[c.parent], j)
+            if j % STEPS_PER_SLICE == STEPS_PER_SLICE - 1:
+                yield
+
+    # -- what is open ----------------------------------------------------------------------
+
+    def opened(self, expanded: set[int]) -> Shown:
+        """The same graph with exactly `expanded` open (its steps' indexes shared)."""
+        other = Shown.__new__(Shown)
+        other.stepper, other.arrays, other.grouping = self.stepper, self.arrays, self.grouping
+        other.step_of, other.first_grad, other.index = self.step_of, self.first_grad, self.index
+        other.expanded = set(expanded)
+        other.quotient = quotient(self.arrays, self.grouping, other.expanded)
+        return other
+
+    def expanding(self, g: int) -> set[int]:
+        """What is open once `g` is opened (and every group that holds it)."""
+        chain = self.ancestors_of_group(g)
+        return self.expanded | set(chain) | {g}
+
+    def collapsing(self, g: int) -> set[int]:
+        """What is open once `g` is closed (the groups inside it close with it)."""
+        inside = {h for h in self.expanded if g in self.ancestors_of_group(h)}
+        return self.expanded - inside - {g}
+
+    def revealing(self, node: int) -> set[int]:
+        """What is open once every group that hides `node` is opened."""
+        return self.expanded | set(self.grouping.ancestors(node))
+
+    def to_level(self, level: int) -> set[int]:
+        """Every group above depth `level` open (0: everything collapsed)."""
+        return {g.id for g in self.groups if self.grouping.depth(g.id) < level}
+
+    def ancestors_of_group(self, g: int) -> list[int]:
+        """The groups that hold group `g`, outermost first (not `g` itself)."""
+        chain = []
+        g = self.groups[g].parent
+        while g >= 0:
+            chain.append(g)
+            g = self.groups[g].parent
+        return chain[::-1]
+
+    def holders(self, unit: int) -> list[int]:
+        """The open groups that hold `unit` (a node or a collapsed group), outermost
+        first: what the breadcrumb shows."""
+        if unit < 0:
+            return self.ancestors_of_group(unit_group(unit))
+        return [g for g in self.grouping.ancestors(unit) if g in self.expanded]
+
+    def unit_of_node(self, node: int) -> int:
+        return self.quotient.unit_of[node]
+
+    def members(self, g: int) -> range:
+        """Group g's nodes (a run of node numbers: the order is range(n))."""
+        group = self.groups[g]
+        return range(group.first, group.last)
+
+    # -- the unit a step is about ------------------------------------------------------------
+
+    def node_at(self, position: int) -> int:
+        """The node the step at `position` (1-based) is about; -1 at the start."""
+        stepper = self.stepper
+        n = len(stepper.forward_steps)
+        if position <= 0:
+            return -1
+        if position <= n:
+            return position - 1
+        return self.index[stepper.backward_steps[position - n - 1].node]
+
+    def unit_at(self, position: int) -> int | None:
+        """The unit the step at `position` is about (None at the start)."""
+        node = self.node_at(position)
+        return None if node < 0 else self.quotient.unit_of[node]
+
+    def group_title(self, g: int) -> str:
+        return self.groups[g].title
+
+    def describe(self, g: int) -> str:
+        """A sentence for the status bar and the tooltip: what group g is, how to open it."""
+        group = self.groups[g]
+        what = {"names": "parameters", "structure": "one computation",
+                "stack": f"the same computation × {group.instances:,}",
+                "instance": "one instance of a repeated computation"}.get(group.kind, "a group")
+        return (f"{group.title}: {group.members:,} nodes ({what}). Double-click it or "
+                "press + to open it; − closes the group around the selection again.")
+
+
+class LevelRuns:
+    """Steps at the level shown: a collapsed group's forward steps are one step, and so
+    are its backward steps; a folded constant's step is part of the next one. `ends`
+    holds the position each step of the level ends at, in order."""
+
+    def __init__(self, shown: Shown, drawn):
+        self.shown = shown
+        self.ends: list[int] = []
+        self.forward = 0  # how many of `ends` are forward steps
+        self._drawn = drawn  # unit -> bool: whether the picture shows it
+
+    def steps(self) -> Iterator[None]:
+        """Work `ends` out, yielding after every STEPS_PER_SLICE steps."""
+        shown = self.shown
+        q, groups = shown.quotient, shown.groups
+        ends = self.ends
+        for u in q.units:
+            if self._drawn(u):
+                ends.append(u + 1 if u >= 0 else groups[-1 - u].last)
+        self.forward = len(ends)
+        n = len(shown.stepper.forward_steps)
+        unit_of, index = q.unit_of, shown.index
+        last = None
+        for j, step in enumerate(shown.stepper.backward_steps):
+            u = unit_of[index[step.node]]
+            if u != last or u >= 0:
+                ends.append(n + j + 1)
+            else:
+                ends[-1] = n + j + 1
+            last = u
+            if j % STEPS_PER_SLICE == STEPS_PER_SLICE - 1:
+                yield
+
+    def next_position(self, position: int) -> int:
+        k = bisect_right(self.ends, position)
+        return self.ends[k] if k < len(self.ends) else self.shown.stepper.total
+
+    def previous_position(self, position: int) -> int:
+        k = bisect_left(self.ends, position)
+        return self.ends[k - 1] if k > 0 else 0
+
+    def progress(self, position: int) -> str:
+        """'backward 3/41 · inside sample 7': the step at the level shown, and where."""
+        shown = self.shown
+        backward = len(self.ends) - self.forward
+        if position == 0:
+            return f"ready: {self.forward:,} forward and {backward:,} backward steps"
+        k = bisect_left(self.ends, position) + 1
+        if k <= self.forward:
+            text = f"forward {k:,}/{self.forward:,}"
+        else:
+            done = " (done)" if position == shown.stepper.total else ""
+            text = f"backward {k - self.forward:,}/{backward:,}{done}"
+        unit = shown.unit_at(position)
+        if unit is not None and unit < 0:
+            return f"{text} · {shown.group_title(-1 - unit)}"
+        holders = shown.holders(unit) if unit is not None else []
+        return f"{text} · inside {shown.group_title(holders[-1])}" if holders else text

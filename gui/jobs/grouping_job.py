@@ -1,0 +1,144 @@
+"""A big graph's groups found without holding the window: the graph packed a slice at
+a time, grouped in a child (`gui.jobs.group_child`), its answer read a piece at a time
+and made into the arrays the window draws from, in slices again."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from operator import is_, itemgetter
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from gui.graph.groups.model import GraphArrays, Grouping
+from gui.jobs.group_child import NODES_PER_SLICE, group_pieces, pack_arrays_steps, unpack_parents
+from gui.jobs.sliced import WAIT, SlicedTask
+from gui.jobs.worker import ProcessWorker
+
+POLL_MS = 10
+READ_BUDGET_S = 0.008
+SLICE_S = 0.012
+
+
+@dataclass
+class Grouped:
+    """A stepper's graph grouped: `nodes` its Values in the grouping's order (node i of
+    `arrays` and `grouping`), `expanded` the groups open at first."""
+
+    output: object
+    nodes: list
+    arrays: GraphArrays
+    grouping: Grouping
+    expanded: set[int]
+
+    def fits(self, stepper) -> bool:
+        """Whether `stepper` steps these nodes in this order."""
+        steps = stepper.forward_steps
+        return (stepper.output is self.output and len(steps) == len(self.nodes)
+                and all(map(is_, steps, self.nodes)))
+
+
+class GroupingFailed(RuntimeError):
+    """The grouping's child ended without an answer."""
+
+
+class GroupingJob(QObject):
+    """Groups one stepper's graph at a time: `grouped(Grouped)` or `failed(reason)`."""
+
+    grouped = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._task: SlicedTask | None = None
+        self._worker: ProcessWorker | None = None
+        self._records: deque = deque()
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None
+
+    def start(self, stepper, roles, budget: int) -> None:
+        self.cancel()
+        task = self._task = SlicedTask(self._steps(stepper, roles, budget), SLICE_S, self,
+                                       expected=(GroupingFailed,))
+        task.finished.connect(self._on_finished)
+        task.errored.connect(self._on_errored)
+        task.start()
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            task, self._task = self._task, None
+            task.cancel()
+        self._stop_worker()
+
+    def run_to_end(self, timeout_s: float = 300.0) -> None:
+        if self._task is not None:
+            self._task.run_to_end(timeout_s)
+
+    def _steps(self, stepper, roles, budget: int):
+        try:
+            nodes = stepper.forward_steps
+            packed = yield from pack_arrays_steps(nodes, roles)
+            records = self._records = deque()
+            worker = self._worker = ProcessWorker(group_pieces, one_by_one=True,
+                                                  interval_ms=POLL_MS,
+                                                  read_budget_s=READ_BUDGET_S, parent=self,
+                                                  budget=budget, **packed)
+            worker.yielded.connect(self._on_record)
+            worker.finished.connect(self._on_ended)
+            worker.start()
+            answer = {}
+            while len(answer) < 4:
+                if records:
+                    record = records.popleft()
+                    answer[record[0]] = record[1:]
+                    yield None
+                elif worker.done:
+                    raise GroupingFailed(worker.job.error
+                                         or "the grouping process ended without an answer")
+                else:
+                    yield WAIT
+            self._stop_worker()
+            (order,), (grouping,), (expanded,), (flat, ends) = (
+                answer[k] for k in ("order", "grouping", "expanded", "parents"))
+            new_nodes = list(map(nodes.__getitem__, order))
+            yield
+            parents = []
+            for a in range(0, len(order), NODES_PER_SLICE):
+                parents.extend(unpack_parents(flat, ends, a, min(a + NODES_PER_SLICE,
+                                                                 len(order))))
+                yield
+            pick = itemgetter(*order) if len(order) > 1 else (lambda column: [column[0]])
+            ops, labels, kinds = (list(pick(packed[k])) for k in ("ops", "labels", "roles"))
+            arrays = GraphArrays(parents, ops, labels, kinds, len(order) - 1)
+            return Grouped(stepper.output, new_nodes, arrays, grouping, set(expanded))
+        finally:
+            self._stop_worker()
+
+    @Slot(object)
+    def _on_record(self, record) -> None:
+        self._records.append(record)
+        self._on_ended()
+
+    @Slot()
+    def _on_ended(self) -> None:
+        if self._task is not None:
+            self._task.wake()  # for the next record, or to see that none comes
+
+    def _stop_worker(self) -> None:
+        if self._worker is not None:
+            worker, self._worker = self._worker, None
+            worker.cancel()
+
+    @Slot(object)
+    def _on_finished(self, grouped) -> None:
+        self._task = None
+        self._stop_worker()
+        self.grouped.emit(grouped)
+
+    @Slot(object)
+    def _on_errored(self, error) -> None:
+        self._task = None
+        self._stop_worker()
+        self.failed.emit(str(error))
