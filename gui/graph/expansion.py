@@ -31,7 +31,7 @@ def group_actions(expansion: Expansion, tab) -> dict[str, QAction]:
             ("collapse", "&Close group", "-", "Close the open group around the selection",
              expansion.collapse_selected),
             ("find", "&Find a node…", "Ctrl+F", "Find a node by name, opening what hides it",
-             tab.find_bar.open)]
+             expansion.find_bar.open)]
     rows += [(f"level{n}", f"Expand to level &{n}" if n else "Collapse &all groups", f"Alt+{n}",
               f"Show every group {n} levels deep open" if n else "Close every group",
               lambda checked=False, n=n: expansion.to_level(n)) for n in range(LEVELS)]
@@ -92,9 +92,6 @@ class Expansion(QObject):
         of here (grouped now, or being grouped), False to draw it as it always was."""
         self.runs = None
         self.find_bar.set_names([v.label for v in stepper.forward_steps if v.label])
-        if len(stepper.forward_steps) < GROUP_FROM:
-            self.shown = None
-            return False
         if self.shown is not None and self.shown.stepper is stepper:
             self.draw()  # the same stepper drawn again (constants as nodes, or folded)
             return True
@@ -108,9 +105,16 @@ class Expansion(QObject):
             self.draw()
             return True
         self.shown = None
+        if len(stepper.forward_steps) < GROUP_FROM:
+            return False
         self.job.start(stepper, self.tab.session.roles(), self.budget())
         self.status.emit(f"Grouping {len(stepper.forward_steps):,} nodes…")
         return True
+
+    def give(self, grouped: Grouped) -> None:
+        """A grouping found elsewhere (by the parse child, or a test): used for the
+        stepper loaded next, or now, if it steps its nodes in its order."""
+        self._grouped = grouped
 
     def budget(self) -> int:
         """About how many units the view shows at a readable size."""

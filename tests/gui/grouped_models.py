@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import random
 
+from engine.core.engines import CORRECT
+from engine.core.stepping import Stepper
 from engine.core.value import Value
+from engine.language.program import INPUT, Instruction, Program
 from gui.graph.groups.model import GraphArrays, Group, Grouping
 
 
@@ -122,3 +125,38 @@ def arrays_for(nodes: list[Value], roles: dict) -> GraphArrays:
     return GraphArrays([tuple(index[p] for p in v._prev) for v in nodes],
                        [v._op for v in nodes], [v.label for v in nodes],
                        [roles.get(v, "intermediate") for v in nodes], len(nodes) - 1)
+
+
+def program_of(nodes: list[Value], output_name: str = "loss") -> Program:
+    """A Program over `nodes` themselves (topological, the output last): a named leaf is
+    an input, an unnamed one a constant."""
+    index = {v: i for i, v in enumerate(nodes)}
+    instructions = [Instruction(INPUT if v.label and not v._prev else
+                                ("const" if not v._prev else v._op),
+                                tuple(index[p] for p in v._prev), v.data, 1, 1) for v in nodes]
+    names = {v.label: i for i, v in enumerate(nodes) if v.label and not v._prev}
+    names[output_name] = len(nodes) - 1
+    return Program("", instructions, nodes, names, len(nodes) - 1, output_name)
+
+
+def stepper_of(output: Value, nodes: list[Value]) -> Stepper:
+    """The correct engine's stepper of `output`, its forward steps `nodes` in order."""
+    steps = Stepper.in_slices(output, CORRECT, forward_steps=nodes)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def load_grouped(window, points: int = 4, sizes=(2, 3, 1)):
+    """Load the grouped MLP into `window`, its grouping given to the Graph tab; returns
+    (program, grouping)."""
+    from gui.jobs.grouping_job import Grouped
+
+    loss, nodes, roles, grouping = grouped_mlp(points, sizes)
+    program = program_of(nodes)
+    window.graph_tab.expansion.give(Grouped(loss, nodes, arrays_for(nodes, roles), grouping,
+                                            set()))
+    window.session.load_prepared(program, stepper_of(loss, nodes))
+    return program, grouping
