@@ -12,8 +12,11 @@ because the plan makes the same additions in the same order.
 from __future__ import annotations
 
 import math
+import operator
+from bisect import bisect_right
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
+from itertools import accumulate
 
 from engine._gc import collector_paused
 from engine.core.engines import CORRECT, Engine
@@ -64,23 +67,57 @@ def backward_plan(output: Value, engine: Engine = CORRECT) -> list[BackwardStep]
 
 def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
                    order: list[Value], every: int = 5_000,
-                   forward_steps: list[Value] | None = None) -> Iterator[int]:
+                   forward_steps: list[Value] | None = None,
+                   reference: list[Value] | None = None) -> Iterator[int]:
     """Make `backward_plan(output, engine)` into `steps` (appended to), applying the
-    rules of `order` (`engine.rule_order(output)`), and yield how many nodes of the
-    order are done after every `every` of them (0 while the correct gradients a wrong
-    engine's steps are compared with are worked out first). `forward_steps`:
-    `output`'s topological order, if known."""
+    rules of `order` (`engine.rule_order(output, forward_steps)`), and yield how many
+    nodes of the order are done after every `every` of them (0 while the correct
+    gradients a wrong engine's steps are compared with are worked out first).
+
+    `forward_steps`: the topological order the stepper walks, if not the reference one;
+    `reference`: `topological_order(output)` (the order `Value.backward()` walks), if
+    known. Where `order` is another topological order than the reference's reversed (a
+    grouped graph walked group by group), a node's contributions can arrive in another
+    order than `backward()` adds them in, and floating-point sums depend on it: for an
+    engine that accumulates in the default rule order, a node whose contributions
+    arrive out of that order holds, after each of them, the sum of those received so
+    far added in the reference order, so that after the last step every gradient is
+    `backward()`'s to the bit (each step's `before`/`after` are what the node held; its
+    `after` may then differ from `before + contribution` by a rounding). An engine with
+    a rule order of its own (no-sort, a user's engine replayed) adds in arrival order.
+    """
     accumulates = engine.accumulates
     own_rules = engine.local_grads if engine.own_rules else None
     checked = not engine.is_correct
+    reorders = accumulates and type(engine).rule_order is Engine.rule_order
+    if forward_steps is not None and reference is None and (checked or reorders):
+        with collector_paused():
+            reference = topological_order(output)
+    if reference is not None and forward_steps is not None and _same(reference,
+                                                                     forward_steps):
+        forward_steps = None
+    rank: dict[Value, int] | None = None
+    disordered: set[Value] = set()
+    if reorders and forward_steps is not None:
+        rank = {}
+        backwards = reference[::-1]
+        for a in range(0, len(backwards), every):
+            with collector_paused():
+                rank.update(zip(backwards[a:a + every], range(a, a + every)))
+            yield 0
+        for _ in _arriving_out_of_order(order, rank, disordered, every):
+            yield 0
+        if not disordered:
+            rank = None
     correct: dict[Value, float] = {}
     if checked:
-        for _ in _final_gradients_in_slices(output, correct, every, forward_steps):
+        for _ in _final_gradients_in_slices(output, correct, every, reference):
             yield 0
     seed = engine.seed
     grads: dict[Value, float] = {output: seed}
     base = Contribution(output, seed, seed, seed, 0.0, seed)
     steps.append(BackwardStep(output, (base,), root=True, problem=engine.root_problem()))
+    held: dict[Value, tuple[list[int], list[float], list[float]]] = {}
     for start in range(0, len(order), every):
         with collector_paused():  # per slice: the caller may stop iterating
             for node in order[start:start + every]:
@@ -92,7 +129,10 @@ def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
                                          own_rules(node) if own_rules else node._local):
                     before = grads.get(parent, 0.0)
                     contribution = local * upstream
-                    after = before + contribution if accumulates else contribution
+                    if rank is not None and parent in disordered:
+                        after = _in_reference_order(held, parent, rank[node], contribution)
+                    else:
+                        after = before + contribution if accumulates else contribution
                     grads[parent] = after
                     received.append(Contribution(parent, local, upstream, contribution,
                                                  before, after))
@@ -101,6 +141,67 @@ def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
                 problem = engine.problem(node, upstream, received, correct) if checked else ""
                 steps.append(BackwardStep(node, tuple(received), problem=problem))
         yield min(start + every, len(order))
+
+
+def _same(a: list[Value], b: list[Value]) -> bool:
+    """Whether two orders are the same nodes in the same order (by identity)."""
+    return len(a) == len(b) and all(map(operator.is_, a, b))
+
+
+def _arriving_out_of_order(order: list[Value], rank: dict[Value, int],
+                           disordered: set[Value], every: int) -> Iterator[None]:
+    """Into `disordered`, the nodes that, with the rules applied in `order`, receive a
+    contribution from a node of lower `rank` (its place in the reference's rule order)
+    after one of higher rank, yielding after every `every` nodes. ValueError if `order`
+    is not a rule order of the graph `rank` ranks: a rule applied twice, before a
+    consumer's, or never."""
+    last: dict[Value, int] = {}
+    applied = len(rank)  # marks a node whose rule was applied: above every rank
+    rules = 0
+    for a in range(0, len(order), every):
+        with collector_paused():
+            for node in order[a:a + every]:
+                parents = node._prev
+                if not parents:
+                    continue
+                r = rank.get(node)
+                if r is None or last.get(node) == applied:
+                    raise ValueError("the forward steps are not a topological order of "
+                                     "the graph")
+                for parent in parents:
+                    seen = last.get(parent, -1)
+                    if seen > r:
+                        if seen == applied:
+                            raise ValueError("the forward steps are not a topological order "
+                                             "of the graph: a node comes before one of its "
+                                             "operands")
+                        disordered.add(parent)
+                    else:
+                        last[parent] = r
+                last[node] = applied
+                rules += 1
+        yield
+    if rules != sum(1 for node in rank if node._prev):
+        raise ValueError("the forward steps are not a topological order of the graph")
+
+
+def _in_reference_order(held: dict[Value, tuple[list[int], list[float], list[float]]],
+                        parent: Value, rank: int, contribution: float) -> float:
+    """`parent`'s gradient once `contribution` (from the rule of rank `rank`) is added to
+    those it has received so far, all added in the order of their ranks, from 0.0, as
+    the reference backward pass adds them. `held[parent]`: the ranks received, their
+    contributions, and the running sums (one more: 0.0 first), all in rank order."""
+    entry = held.get(parent)
+    if entry is None:
+        entry = held[parent] = ([], [], [0.0])
+    ranks, terms, sums = entry
+    j = bisect_right(ranks, rank)  # after an equal rank: a + a, operands in order
+    ranks.insert(j, rank)
+    terms.insert(j, contribution)
+    del sums[j + 1:]
+    sums += accumulate(terms[j:], operator.add, initial=sums[j])
+    sums.pop(j + 1)  # `initial` came out again
+    return sums[-1]
 
 
 def _with_right(engine: Engine, received: list[Contribution],
@@ -219,12 +320,11 @@ class Stepper:
     writes the nodes' `grad` as it goes (all zero at position 0).
     """
 
-    def __init__(self, output: Value, engine: Engine = CORRECT):
-        with collector_paused():  # a step and a record per node, all kept
-            forward_steps = topological_order(output)
-            backward_steps = backward_plan(output, engine)
-        for _ in self._start_in_slices(output, engine, forward_steps, backward_steps,
-                                       _AT_ONCE):
+    def __init__(self, output: Value, engine: Engine = CORRECT,
+                 forward_steps: list[Value] | None = None,
+                 reference: list[Value] | None = None):
+        for _ in self._made_in_slices(output, engine, _AT_ONCE, forward_steps, self,
+                                      reference, index=False):  # the index: when needed
             pass
 
     def _start_in_slices(self, output: Value, engine: Engine,
@@ -242,32 +342,52 @@ class Stepper:
             yield
         self._index: _PlanIndex | None = None  # made when first needed
         self._rule_steps: dict[Value, BackwardStep] | None = None  # likewise
+        self._backward_positions: list[int] | None = None  # likewise
         self.position = 0
 
     @classmethod
     def in_slices(cls, output: Value, engine: Engine = CORRECT, every: int = 5_000,
                   forward_steps: list[Value] | None = None,
+                  reference: list[Value] | None = None,
                   ) -> Generator[tuple[int, int], None, Stepper]:
-        """Make the same Stepper as `Stepper(output, engine)` a slice at a time: yield
-        (done, total) after each slice of work and return the stepper (`yield from`, or
-        StopIteration.value). `forward_steps`, if given, is `output`'s topological order
-        found elsewhere (by a child process, or a stepper of the same graph)."""
+        """Make the same Stepper as `Stepper(output, engine, forward_steps, reference)` a
+        slice at a time: yield (done, total) after each slice of work and return the
+        stepper (`yield from`, or StopIteration.value)."""
+        return (yield from cls._made_in_slices(output, engine, every, forward_steps,
+                                               cls.__new__(cls), reference))
+
+    @staticmethod
+    def _made_in_slices(output: Value, engine: Engine, every: int,
+                        forward_steps: list[Value] | None, stepper: Stepper,
+                        reference: list[Value] | None = None,
+                        index: bool = True) -> Generator[tuple[int, int], None, Stepper]:
+        """`stepper` (made but not initialised) made `output`'s stepper, a slice of
+        about `every` nodes at a time. `forward_steps`: the topological order to walk
+        (found elsewhere: by a child process, a grouping); `reference`:
+        `topological_order(output)`, the order `Value.backward()` walks, if known (found
+        by a child process: otherwise it is found here, in one go, if needed). Either
+        may be None: the walk is then the reference order. Any topological order
+        reaches the same gradients, to the bit (see `plan_in_slices`)."""
         if forward_steps is None:
-            with collector_paused():
-                forward_steps = topological_order(output)
+            if reference is None:
+                with collector_paused():
+                    reference = topological_order(output)
+            forward_steps = reference
         n = len(forward_steps)
         total = 3 * n
         yield n, total
         with collector_paused():
             order = engine.rule_order(output, forward_steps)
         steps: list[BackwardStep] = []
-        for done in plan_in_slices(output, engine, steps, order, every, forward_steps):
+        walked = None if forward_steps is reference else forward_steps
+        for done in plan_in_slices(output, engine, steps, order, every, walked, reference):
             yield n + done, total
-        stepper = cls.__new__(cls)
         with collector_paused():
             for k, _ in enumerate(stepper._start_in_slices(output, engine, forward_steps,
                                                            steps, every)):
                 yield 2 * n + min(n, (k + 1) * every) // 2, total
+            if not index:
+                return stepper
             # what the first backward step would make
             index_slices = _PlanIndex.in_slices(steps, every)
             while True:
@@ -340,6 +460,18 @@ class Stepper:
         if step is None:
             return tuple((local, None) for local in node.local_grads)
         return tuple((c.local, c.right) for c in step.contributions)
+
+    def forward_position(self, node: Value) -> int:
+        """`node`'s place in `forward_steps` (KeyError for a node not in the graph)."""
+        return self._order[node]
+
+    def backward_positions(self) -> list[int]:
+        """Each backward step's node, as its place in `forward_steps` (the root step's is
+        the output's). Made once, then kept."""
+        if self._backward_positions is None:
+            self._backward_positions = list(map(self._order.__getitem__,
+                                                [s.node for s in self.backward_steps]))
+        return self._backward_positions
 
     def _plan_index(self) -> _PlanIndex:
         if self._index is None:

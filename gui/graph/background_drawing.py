@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gui.graph.layout import layered_layout
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
+from gui.graph.levels import LevelSteps
 from gui.graph.scene import GraphScene
 from gui.graph.spec import LARGE, graph_spec_steps, quotient_spec
 from gui.jobs.sliced import WAIT, SlicedTask
@@ -150,7 +151,8 @@ class BackgroundDrawing(QObject):
                 yield from shown.index_steps()
             if expanded is not None:
                 shown = shown.opened(expanded)
-                yield
+            shown.make_quotient()
+            yield
             spec = quotient_spec(shown, roles, folded)
             yield
             if len(spec.ids) <= LARGE:
@@ -163,6 +165,12 @@ class BackgroundDrawing(QObject):
             self.stage_changed.emit()
             self._scene = GraphScene(self.parent())
             yield from self._scene.build_steps(shown.stepper, spec, drawing, roles, shown)
+            if expanded is None:  # a new picture: its steps at the level shown (a group
+                # opened or closed changes the last picture's: see Expansion.redrawn)
+                folded_nodes = ([i for i, r in enumerate(shown.arrays.roles) if r == "constant"]
+                                if folded else ())
+                self._scene.levels = LevelSteps(shown.stepper, shown.arrays, shown.grouping,
+                                                shown.expanded, folded_nodes, shown.quotient)
             scene, self._scene = self._scene, None
             return scene
         finally:

@@ -15,7 +15,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from engine.numbers import count
 from gui.graph.breadcrumb import Breadcrumb
 from gui.graph.find import FindBar
-from gui.graph.grouped import LevelRuns, Shown
+from gui.graph.grouped import Shown
+from gui.graph.levels import LevelSteps
 from gui.jobs.group_child import GROUP_FROM
 from gui.jobs.grouping_job import Grouped, GroupingJob
 
@@ -66,7 +67,6 @@ class Expansion(QObject):
         self.job.grouped.connect(self._on_grouped)
         self.job.failed.connect(self._on_failed)
         self.shown: Shown | None = None      # the grouped picture of the stepper drawn
-        self.runs: LevelRuns | None = None   # its steps at the level shown
         self._grouped: Grouped | None = None  # the last grouping found
         self.focus: int | None = None        # a node to keep in view through a redraw
         self.reorder.connect(tab.reorder)
@@ -90,7 +90,6 @@ class Expansion(QObject):
     def load(self, stepper) -> bool:
         """Draw `stepper`'s graph grouped if it is big enough: True if it is taken care
         of here (grouped now, or being grouped), False to draw it as it always was."""
-        self.runs = None
         self.find_bar.set_names([v.label for v in stepper.forward_steps if v.label])
         if self.shown is not None and self.shown.stepper is stepper:
             self.draw()  # the same stepper drawn again (constants as nodes, or folded)
@@ -104,8 +103,8 @@ class Expansion(QObject):
             self.shown = Shown(stepper, grouped.arrays, grouped.grouping, expanded)
             self.draw()
             return True
-        self.shown = None
-        if len(stepper.forward_steps) < GROUP_FROM:
+        self.shown = self._grouped = None  # another program's: let go of
+        if len(stepper.forward_steps) <= GROUP_FROM:
             return False
         self.job.start(stepper, self.tab.session.roles(), self.budget())
         self.status.emit(f"Grouping {len(stepper.forward_steps):,} nodes…")
@@ -147,7 +146,6 @@ class Expansion(QObject):
         """Draw the grouped picture with `expanded` open (None: as it is), keeping node
         `focus` in view if given."""
         self.focus = focus
-        self.runs = None
         tab = self.tab
         tab.background.start(self.shown.stepper, tab.session.roles(),
                              not tab.constants_as_nodes, self.shown, expanded)
@@ -180,14 +178,22 @@ class Expansion(QObject):
     def step(self, forward: bool) -> bool:
         """A step at the level shown (a collapsed group's forward or backward in one);
         False if the graph shown is not grouped."""
-        runs = self.level_runs()
-        if runs is None:
+        levels = self.levels()
+        if levels is None:
             return False
-        session = self.tab.session
-        position = session.stepper.position
-        session.seek(runs.next_position(position) if forward
-                     else runs.previous_position(position))
+        there = levels.next_position() if forward else levels.previous_position()
+        if there is not None:
+            self.tab.session.seek(there)
         return True
+
+    def progress(self, levels: LevelSteps) -> str:
+        """The phase at the level shown, and the collapsed group just stepped, if one:
+        'backward 3/41 · inside sample × 100 · sample 7'."""
+        unit = levels.current_unit()
+        text = levels.progress()
+        if unit is None or unit >= 0:
+            return text
+        return f"{text} · {levels.grouping.groups[-1 - unit].title}"
 
     def built_message(self) -> str:
         scene = self.tab.scene
@@ -196,26 +202,29 @@ class Expansion(QObject):
                 "them. Double-click a group (or select it and press +) to open it, − closes "
                 "it; Ctrl+F finds a node; Right steps at the level shown.")
 
-    def level_runs(self) -> LevelRuns | None:
-        """The steps at the level drawn now (worked out when first needed)."""
+    def levels(self) -> LevelSteps | None:
+        """The steps at the level drawn now (None: the graph shown is not grouped)."""
         scene = self.tab.scene
-        if self.shown is None or scene.shown is not self.shown:
+        if scene.shown is None or scene.stepper is not self.tab.session.stepper:
             return None
-        if self.runs is None or self.runs.shown is not self.shown:
-            runs = LevelRuns(self.shown, lambda u: scene.unit_drawn(u))
-            for _ in runs.steps():
-                pass
-            self.runs = runs
-        return self.runs
+        return scene.levels
 
     # -- what the user points at ----------------------------------------------------------
 
-    def redrawn(self) -> None:
-        """The picture was drawn again with other groups open: keep the zoom, show the
-        node asked for (found, or the first of the group opened), or the current one."""
+    def redrawn(self, levels: LevelSteps) -> None:
+        """The picture was drawn again with other groups open (`levels`: the last
+        picture's steps at the level shown, which follow: a group opened on its own step
+        goes to its first inner step, Right then steps inside it); the zoom stays, the
+        view shows the node asked for (found, or the first of the group opened), or the
+        current one."""
         tab = self.tab
         scene = tab.scene
         self.shown = scene.shown
+        scene.levels = levels
+        if levels is not None:
+            there = levels.set_expanded(scene.shown.expanded, scene.shown.quotient)
+            if there != tab.session.stepper.position:
+                tab.session.seek(there)
         found, self.select_after = self.select_after, None
         if found is not None:
             self.select(found)

@@ -1,8 +1,9 @@
 """Writing the graph scene to PNG, SVG or JSON files.
 
 The JSON is the contract that tests and tools outside the project read: every drawn node
-with its box, and every drawn edge as points along its curve, in scene coordinates (y
-down), from the scene's `export_nodes` and `export_edges`.
+with its box (a group's with its name, members and instances: `group_record`), every
+drawn edge as points along its curve, in scene coordinates (y down), from the scene's
+`export_nodes` and `export_edges`, and every named leaf's value and gradient.
 """
 
 from __future__ import annotations
@@ -26,12 +27,17 @@ CURVE_PIECES = 8   # a cubic piece is followed by at least this many straight pi
 FORMATS = ("png", "svg", "json")
 
 
-def graph_records(scene) -> dict:
+def graph_records(scene, stepper=None) -> dict:
     """The drawn graph as plain data: {"nodes": [{"id", "kind", "label", "box"}],
-    "edges": [{"source", "target", "path", "label"}]}, boxes as [x, y, w, h] and paths
-    as [[x, y], ...] (at least 16 points along the drawn curve, from its first point to
-    its last), in scene coordinates, every number rounded to 2 decimals."""
-    nodes = [{"id": n["id"], "kind": n["kind"], "label": n["label"], "box": _box(n["rect"])}
+    "edges": [{"source", "target", "path", "label"}], "values": [{"name", "value",
+    "grad"}]}, boxes as [x, y, w, h] and paths as [[x, y], ...] (at least 16 points
+    along the drawn curve, from its first point to its last), in scene coordinates,
+    every coordinate rounded to 2 decimals. A node the scene exports already as a record
+    (a group's, made by `group_record`) is kept as it is. `values`: every named leaf of
+    the whole graph, drawn or not, with its value and its gradient after the steps
+    taken (`leaf_values`), from `stepper` (the scene's own if None)."""
+    nodes = [n if "box" in n else
+             {"id": n["id"], "kind": n["kind"], "label": n["label"], "box": _box(n["rect"])}
              for n in scene.export_nodes()]
     edges = []
     for e in scene.export_edges():
@@ -43,7 +49,33 @@ def graph_records(scene) -> dict:
             "label": None if label is None else {"text": label["text"],
                                                  "box": _box(label["rect"])},
         })
-    return {"nodes": nodes, "edges": edges}
+    stepper = stepper if stepper is not None else getattr(scene, "stepper", None)
+    return {"nodes": nodes, "edges": edges,
+            "values": leaf_values(stepper) if stepper is not None else []}
+
+
+def group_record(group, rect: QRectF, node_id: str | None = None,
+                 label: str | None = None) -> dict:
+    """A drawn group's record in the JSON (`group`: a gui.graph.groups.model.Group,
+    `rect` its box in scene coordinates, as drawn): {"id" ('g<id>' unless given),
+    "kind": "group", "label" (what the box shows; its title unless given), "box",
+    "name" (its title), "members" (how many nodes it stands for), "instances" (how
+    many instances a stack stacks, 0 for any other group)}."""
+    return {"id": node_id if node_id is not None else f"g{group.id}", "kind": "group",
+            "label": group.title if label is None else label, "box": _box(rect),
+            "name": group.title, "members": group.members, "instances": group.instances}
+
+
+def leaf_values(stepper) -> list[dict]:
+    """Every named leaf (an input: a leaf with a name) of `stepper`'s graph, in the
+    order the stepper walks the graph, as {"name", "value", "grad"}: its value and its
+    gradient as the steps taken so far left it (a number that is not finite as None)."""
+    return [{"name": v.label, "value": _finite(v.data), "grad": _finite(v.grad)}
+            for v in stepper.forward_steps if not v.parents and v.label]
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 def _box(rect: QRectF) -> list[float]:
@@ -107,9 +139,10 @@ def _polyline_length(points) -> float:
     return sum(math.dist(p, q) for p, q in zip(points, points[1:]))
 
 
-def write_scene(scene: QGraphicsScene, path: str) -> bool:
-    """Write the whole scene to `path`: .json as graph_records, .svg as a drawing,
-    anything else as PNG. Returns False if the file could not be written."""
+def write_scene(scene: QGraphicsScene, path: str, stepper=None) -> bool:
+    """Write the whole scene to `path`: .json as graph_records (its values from
+    `stepper`, the scene's own if None), .svg as a drawing, anything else as PNG.
+    Returns False if the file could not be written."""
     lower = path.lower()
     try:  # a FIFO or a device would block the writer or never hold the file
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -120,7 +153,7 @@ def write_scene(scene: QGraphicsScene, path: str) -> bool:
         return False
     if lower.endswith(".json"):
         try:
-            write_atomic(path, json.dumps(graph_records(scene), ensure_ascii=False) + "\n")
+            write_atomic(path, json.dumps(graph_records(scene, stepper), ensure_ascii=False) + "\n")
         except OSError:
             return False
         return True

@@ -9,7 +9,6 @@ so that every group's forward steps, and backward steps, are one run.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -56,7 +55,12 @@ class Shown:
         self.step_of: dict[int, int] = {}  # node -> its backward step (rule) number
         self.first_grad: dict[int, int] = {}  # node -> the first step that gives it one
         self.index: dict = {}  # Value -> node number, with `step_of` (`index_steps`)
-        self.quotient: Quotient = quotient(arrays, grouping, self.expanded)
+        self.quotient: Quotient | None = None  # made by `make_quotient`, off the window's
+        # thread when big (see background_drawing)
+
+    def make_quotient(self) -> None:
+        if self.quotient is None:
+            self.quotient = quotient(self.arrays, self.grouping, self.expanded)
 
     @property
     def groups(self) -> list[Group]:
@@ -85,7 +89,7 @@ class Shown:
         other.stepper, other.arrays, other.grouping = self.stepper, self.arrays, self.grouping
         other.step_of, other.first_grad, other.index = self.step_of, self.first_grad, self.index
         other.expanded = set(expanded)
-        other.quotient = quotient(self.arrays, self.grouping, other.expanded)
+        other.quotient = None
         return other
 
     def expanding(self, g: int) -> set[int]:
@@ -158,63 +162,3 @@ class Shown:
                 "instance": "one instance of a repeated computation"}.get(group.kind, "a group")
         return (f"{group.title}: {group.members:,} nodes ({what}). Double-click it or "
                 "press + to open it; − closes the group around the selection again.")
-
-
-class LevelRuns:
-    """Steps at the level shown: a collapsed group's forward steps are one step, and so
-    are its backward steps; a folded constant's step is part of the next one. `ends`
-    holds the position each step of the level ends at, in order."""
-
-    def __init__(self, shown: Shown, drawn):
-        self.shown = shown
-        self.ends: list[int] = []
-        self.forward = 0  # how many of `ends` are forward steps
-        self._drawn = drawn  # unit -> bool: whether the picture shows it
-
-    def steps(self) -> Iterator[None]:
-        """Work `ends` out, yielding after every STEPS_PER_SLICE steps."""
-        shown = self.shown
-        q, groups = shown.quotient, shown.groups
-        ends = self.ends
-        for u in q.units:
-            if self._drawn(u):
-                ends.append(u + 1 if u >= 0 else groups[-1 - u].last)
-        self.forward = len(ends)
-        n = len(shown.stepper.forward_steps)
-        unit_of, index = q.unit_of, shown.index
-        last = None
-        for j, step in enumerate(shown.stepper.backward_steps):
-            u = unit_of[index[step.node]]
-            if u != last or u >= 0:
-                ends.append(n + j + 1)
-            else:
-                ends[-1] = n + j + 1
-            last = u
-            if j % STEPS_PER_SLICE == STEPS_PER_SLICE - 1:
-                yield
-
-    def next_position(self, position: int) -> int:
-        k = bisect_right(self.ends, position)
-        return self.ends[k] if k < len(self.ends) else self.shown.stepper.total
-
-    def previous_position(self, position: int) -> int:
-        k = bisect_left(self.ends, position)
-        return self.ends[k - 1] if k > 0 else 0
-
-    def progress(self, position: int) -> str:
-        """'backward 3/41 · inside sample 7': the step at the level shown, and where."""
-        shown = self.shown
-        backward = len(self.ends) - self.forward
-        if position == 0:
-            return f"ready: {self.forward:,} forward and {backward:,} backward steps"
-        k = bisect_left(self.ends, position) + 1
-        if k <= self.forward:
-            text = f"forward {k:,}/{self.forward:,}"
-        else:
-            done = " (done)" if position == shown.stepper.total else ""
-            text = f"backward {k - self.forward:,}/{backward:,}{done}"
-        unit = shown.unit_at(position)
-        if unit is not None and unit < 0:
-            return f"{text} · {shown.group_title(-1 - unit)}"
-        holders = shown.holders(unit) if unit is not None else []
-        return f"{text} · inside {shown.group_title(holders[-1])}" if holders else text

@@ -18,14 +18,27 @@ from engine.core.explain import (
 )
 from engine.core.stepping import BackwardStep, Stepper
 from engine.core.value import Value
-from engine.numbers import ROUNDOFF_OF_SUM, exact, not_finite, product, scientific
+from engine.numbers import (
+    ROUNDOFF_OF_SUM,
+    count,
+    exact,
+    not_finite,
+    product,
+    scientific,
+)
 
 WRONG = "#b91c1c"  # red: what the engine stepped gets wrong
+MANY_PATHS = 12    # more contributions than this are listed by group, not one a line
+SHOWN_GROUPS = 8   # ... in this many lines, and one for the rest
 
 
 def describe_node(node: Value, stepper: Stepper, role: str,
-                  tf_grad: float | None = None) -> str:
-    """HTML for the inspector: name, op, value, gradient, rules, contributions so far."""
+                  tf_grad: float | None = None, levels=None) -> str:
+    """HTML for the inspector: name, op, value, gradient, rules, contributions so far.
+    A node that received more than MANY_PATHS contributions (a parameter used by 100
+    samples) has them listed by the group of the node that sent each, as `levels` (a
+    gui.graph.levels.LevelSteps, when the graph is grouped) says, or else by that node,
+    largest sum first, SHOWN_GROUPS lines and one for the rest."""
     name = display_name(node, "(unnamed)")
     revealed = stepper.is_revealed(node)
     received = stepper.received(node)  # looked up: a step costs the same at any size
@@ -54,7 +67,9 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     engine = html.escape(engine_name(stepper))
     if node.parents:
         parts += _local_derivatives(node, stepper.local_derivatives(node), engine)
-    if received:
+    if len(received) > MANY_PATHS:
+        parts += _by_group(received, levels)
+    elif received:
         parts.append("<p><b>Gradient received</b>, one line per path "
                      "(local × upstream = contribution):</p><ol>")
         for step, c in received:
@@ -71,6 +86,38 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         parts.append("<p>This node's rule was just applied: each parent received its "
                      "local derivative times this node's gradient.</p>")
     return "".join(parts)
+
+
+def _by_group(received, levels) -> list[str]:
+    """The contributions received, summed by the group of the node each came from
+    (its instance, else its top-level group, as `levels` says; the node itself when
+    there are no groups or none holds it), the largest |sum| first: SHOWN_GROUPS lines,
+    then one that says how many more and what they sum to."""
+    sums: dict[object, list] = {}  # key -> [what, sum, paths]
+    for step, c in received:
+        g = levels.consumer_group(step.node) if levels is not None else -1
+        key = g if g >= 0 else step.node
+        entry = sums.get(key)
+        if entry is None:
+            what = (levels.grouping.groups[g].title if g >= 0
+                    else expression(step.node, 2))
+            entry = sums[key] = [what, 0.0, 0]
+        entry[1] += c.contribution
+        entry[2] += 1
+    ranked = sorted(sums.values(), key=lambda e: -abs(e[1]))  # stable: ties as they came
+    parts = [f"<p><b>Gradient received</b> from {count(len(received), 'path')}, summed by "
+             f"{'group' if levels is not None else 'the node each came from'}, the largest "
+             "first (Σ local × upstream):</p><ol>"]
+    for what, total, paths in ranked[:SHOWN_GROUPS]:
+        parts.append(f"<li>from {html.escape(what)} ({count(paths, 'path')}): "
+                     f"Σ {number(total)}</li>")
+    rest = ranked[SHOWN_GROUPS:]
+    if rest:
+        paths = sum(e[2] for e in rest)
+        parts.append(f"<li>and {len(rest)} more ({count(paths, 'path')}), summing to "
+                     f"{number(sum(e[1] for e in rest))}</li>")
+    parts.append("</ol>")
+    return parts
 
 
 def engine_name(stepper: Stepper) -> str:
@@ -154,8 +201,9 @@ class Inspector(QTextBrowser):
         self.setPlaceholderText("Click a value box, or step, to inspect a node.")
 
     def show_node(self, node: Value | None, stepper: Stepper | None, role: str = "",
-                  tf_grad: float | None = None) -> None:
+                  tf_grad: float | None = None, levels=None) -> None:
+        """`levels`: the grouped graph's LevelSteps (gui.graph.levels), or None."""
         if node is None or stepper is None:
             self.clear()
             return
-        self.setHtml(describe_node(node, stepper, role, tf_grad))
+        self.setHtml(describe_node(node, stepper, role, tf_grad, levels))

@@ -86,6 +86,7 @@ class GraphScene(QGraphicsScene):
         self._grid: dict | None = None           # large graph: boxes by where they are
         self._layer: QGraphicsPathItem | None = None  # holds the plain edges
         self.shown = None  # a grouped graph's grouped.Shown, or None
+        self.levels = None  # ... and its steps at the level drawn (levels.LevelSteps)
         self.group_items: dict[int, GroupItem] = {}  # collapsed group -> its box
         self._group_edges: dict[int, list[int]] = {}  # collapsed group -> edges into it
 
@@ -413,18 +414,14 @@ class GraphScene(QGraphicsScene):
         self.group_items[g].set_state(value_text(node, 4) if revealed else "?",
                                       short(node.grad) if has_grad else "", border, width,
                                       faint=not revealed)
-        steps, step_of = stepper.backward_steps, self._step_of
         for e in self._group_edges.get(g, ()):
-            sent = [steps[j].contributions[k].contribution
-                    for c, k in self.spec.operands[e]
-                    if (j := step_of.get(c)) is not None and j < done]
-            edge = self._edge(e, not sent and not revealed)
+            sent = self.levels.sent((0, 0, self.spec.operands[e])) if self.levels else None
+            edge = self._edge(e, sent is None and not revealed)
             if edge is None:
                 continue
-            if sent:
+            if sent is not None:
                 edge.set_style(CURRENT if is_current else BACKWARD, 2.2 if is_current else 1.2,
-                               True, sent_label(sum(sent), len(self.spec.operands[e])),
-                               is_current)
+                               True, sent_label(sent.total, sent.sent, sent.paths), is_current)
             else:
                 edge.set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
 

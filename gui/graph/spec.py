@@ -150,13 +150,15 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
     return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded)
 
 
-def sent_label(total: float, paths: int) -> str:
-    """The label of an edge into a collapsed group, once its backward is done: the
-    gradient it sent that parent, summed over the `paths` operands the edge stands for."""
-    return f"Σ {paths:,} × upstream\n= {short(total)}" if paths > 1 else f"= {short(total)}"
+def sent_label(total: float, sent: int, paths: int) -> str:
+    """The label of an edge into a collapsed group: the gradient its backward steps sent
+    along it so far, Σ local × upstream over the `paths` operands the edge stands for
+    (`sent` of them so far)."""
+    of = f"{sent:,} of {paths:,}" if sent < paths else f"{paths:,}"
+    return f"Σ {short(total)}\n({of} {'path' if paths == 1 else 'paths'})"
 
 
-GROUP_LABEL_WIDEST = "Σ 8,888 × upstream\n= -8.888e-88"
+GROUP_LABEL_WIDEST = "Σ -8.888e-88\n(8,888 of 8,888 paths)"
 
 
 def quotient_spec(shown, roles: dict[Value, str], folded: bool = True) -> GraphSpec:

@@ -162,12 +162,12 @@ class GraphTab(QWidget):
 
     @Slot(object)
     def _on_drawn(self, scene: GraphScene) -> None:
-        old = self.scene.shown
+        old_levels = self.scene.levels
         self._swap_in(scene)
-        if scene.shown is None or old is None or old.stepper is not scene.shown.stepper:
+        if scene.levels is not None or old_levels is None:
             self._graph_drawn()
         else:  # a group opened or closed: the zoom stays, the view on what changed
-            self.expansion.redrawn()
+            self.expansion.redrawn(old_levels)
             self._update_phase()
 
     @Slot(str)
@@ -277,9 +277,9 @@ class GraphTab(QWidget):
 
     def _progress(self, stepper) -> str:
         """The stepper's progress, its forward steps counted without folded constants."""
-        runs = self.expansion.level_runs() if self.scene.stepper is stepper else None
-        if runs is not None:
-            return runs.progress(stepper.position)
+        levels = self.expansion.levels() if self.scene.stepper is stepper else None
+        if levels is not None:
+            return self.expansion.progress(levels)
         drawn = self._drawn_before
         n_forward = len(stepper.forward_steps)
         if (self.scene.stepper is not stepper or len(drawn) != n_forward + 1

@@ -15,19 +15,10 @@ from collections.abc import Generator, Iterator
 from itertools import accumulate, chain
 
 from gui.graph.grouped import renumbered
-from gui.graph.groups.model import GraphArrays, Grouping
+from gui.graph.groups import THRESHOLD, GraphArrays, group_graph, initial_expansion
 
 NODES_PER_SLICE = 5_000
-GROUP_FROM = 500  # smaller graphs are drawn node by node, as they always were
-
-
-def _grouping_functions():
-    """helper B's grouping (gui/graph/groups/grouping.py), or none while it is absent."""
-    try:
-        from gui.graph.groups import grouping  # noqa: PLC0415 - optional until merged
-    except ImportError:
-        return None, None
-    return grouping.group_graph, grouping.initial_expansion
+GROUP_FROM = THRESHOLD  # graphs this big or smaller are drawn node by node, as always
 
 
 def pack_arrays_steps(nodes: list, roles) -> Generator[None, None, dict]:
@@ -66,17 +57,31 @@ def group_pieces(flat: array, ends: array, ops: list, labels: list, roles: list,
     """Group the packed graph (see the module's docstring); `budget`: about how many
     units the first picture may show."""
     parents = unpack_parents(flat, ends)
-    arrays = GraphArrays(parents, ops, labels, roles, len(parents) - 1)
-    group_graph, initial_expansion = _grouping_functions()
-    if group_graph is None or len(parents) < GROUP_FROM:
-        grouping = Grouping.none(len(parents))
-    else:
-        grouping = group_graph(arrays)
+    yield from grouped_records(GraphArrays(parents, ops, labels, roles, len(parents) - 1),
+                               budget)
+
+
+def program_arrays(program, order: list[int]) -> GraphArrays:
+    """`program`'s graph as arrays, its values in `order` (indices into its values, a
+    topological order), with the roles the window gives them."""
+    nodes = [program.values[i] for i in order]
+    index = {v: k for k, v in enumerate(nodes)}
+    inputs = set(program.inputs.values())
+    roles = [("input" if v in inputs else "constant") if not v._prev else "intermediate"
+             for v in nodes]
+    roles[-1] = "output"
+    return GraphArrays([tuple(index[p] for p in v._prev) for v in nodes],
+                       [v._op for v in nodes], [v.label for v in nodes], roles,
+                       len(nodes) - 1)
+
+
+def grouped_records(arrays: GraphArrays, budget: int) -> Iterator[tuple]:
+    """The records of `group_pieces` for `arrays`."""
+    grouping = group_graph(arrays, GROUP_FROM)
     yield "order", array("q", grouping.order)
     arrays, grouping = renumbered(arrays, grouping)
     yield "grouping", grouping
-    expanded = (sorted(initial_expansion(grouping, budget))
-                if grouping.groups and initial_expansion is not None else [])
+    expanded = sorted(initial_expansion(grouping, budget)) if grouping.groups else []
     yield "expanded", expanded
     flat_new = array("q", chain.from_iterable(arrays.parents))
     yield "parents", flat_new, array("q", accumulate(map(len, arrays.parents)))

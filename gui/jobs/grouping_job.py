@@ -5,8 +5,9 @@ and made into the arrays the window draws from, in slices again."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Generator
 from dataclasses import dataclass
-from operator import is_, itemgetter
+from operator import is_
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -36,6 +37,26 @@ class Grouped:
         steps = stepper.forward_steps
         return (stepper.output is self.output and len(steps) == len(self.nodes)
                 and all(map(is_, steps, self.nodes)))
+
+
+def grouped_steps(output, nodes: list, answer: dict, role_of) -> Generator[None, None, Grouped]:
+    """The Grouped that a grouping child's records (`answer`, by name) say of `nodes`
+    (`output`'s graph, in the order the child was given it), made a slice at a time;
+    `role_of(value)` gives each node's role."""
+    (order,), (grouping,), (expanded,), (flat, ends) = (
+        answer[k] for k in ("order", "grouping", "expanded", "parents"))
+    new_nodes = list(map(nodes.__getitem__, order))
+    n = len(order)
+    parents, ops, labels, roles = [], [], [], []
+    for a in range(0, n, NODES_PER_SLICE):
+        part = new_nodes[a:a + NODES_PER_SLICE]
+        parents.extend(unpack_parents(flat, ends, a, a + len(part)))
+        ops.extend(v._op for v in part)
+        labels.extend(v.label for v in part)
+        roles.extend(map(role_of, part))
+        yield
+    return Grouped(output, new_nodes, GraphArrays(parents, ops, labels, roles, n - 1),
+                   grouping, set(expanded))
 
 
 class GroupingFailed(RuntimeError):
@@ -100,19 +121,8 @@ class GroupingJob(QObject):
                 else:
                     yield WAIT
             self._stop_worker()
-            (order,), (grouping,), (expanded,), (flat, ends) = (
-                answer[k] for k in ("order", "grouping", "expanded", "parents"))
-            new_nodes = list(map(nodes.__getitem__, order))
-            yield
-            parents = []
-            for a in range(0, len(order), NODES_PER_SLICE):
-                parents.extend(unpack_parents(flat, ends, a, min(a + NODES_PER_SLICE,
-                                                                 len(order))))
-                yield
-            pick = itemgetter(*order) if len(order) > 1 else (lambda column: [column[0]])
-            ops, labels, kinds = (list(pick(packed[k])) for k in ("ops", "labels", "roles"))
-            arrays = GraphArrays(parents, ops, labels, kinds, len(order) - 1)
-            return Grouped(stepper.output, new_nodes, arrays, grouping, set(expanded))
+            return (yield from grouped_steps(stepper.output, nodes, answer,
+                                             lambda v: roles.get(v, "intermediate")))
         finally:
             self._stop_worker()
 

@@ -18,6 +18,7 @@ from engine import ExpressionError, Program
 from engine.core.engines import Engine
 from engine.core.stepping import Stepper
 from engine.language.program import Instruction, values_in_slices
+from gui.jobs.grouping_job import Grouped, grouped_steps
 from gui.jobs.parse_child import parse_pieces
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
@@ -27,6 +28,12 @@ SLICE_S = 0.012              # work per tick: the window draws in between
 POLL_MS = 20                 # while the child parses, look for its records this often
 READ_BUDGET_S = 0.010        # unpickling its pieces takes at most this long per look
 NODES_PER_SLICE = 2_000
+
+
+def _role(value, inputs: set) -> str:
+    if value._prev:
+        return "intermediate"
+    return "input" if value in inputs else "constant"
 
 
 class ProgramBuild(QObject):
@@ -49,6 +56,9 @@ class ProgramBuild(QObject):
         self._records: deque = deque()  # what the parser sent, not yet replayed
         self._task: SlicedTask | None = None
         self.restepping = False  # the build running only makes a loaded program's stepper
+        self.budget: Callable[[], int] | None = None  # set: a big graph is grouped, to fit
+        # about this many units on screen at first
+        self.grouped: Grouped | None = None  # the last build's grouping, if grouped
 
     @property
     def running(self) -> bool:
@@ -59,7 +69,10 @@ class ProgramBuild(QObject):
         self.cancel()
         self.restepping = False
         self._records = deque()
+        self.grouped = None
         worker = self._worker = ProcessWorker(parse_pieces, one_by_one=True, text=text,
+                                              group=self.budget is not None,
+                                              budget=self.budget() if self.budget else 0,
                                               interval_ms=POLL_MS,
                                               read_budget_s=READ_BUDGET_S, parent=self)
         worker.yielded.connect(self._on_record)
@@ -143,7 +156,7 @@ class ProgramBuild(QObject):
         """The build as a generator: WAIT while waiting for the child, a progress text
         after each step of work; returns (program, stepper). Raises ExpressionError for
         an error in the program and RuntimeError if the child fails."""
-        head, instructions, order = None, [], None
+        head, instructions, order, grouped = None, [], None, {}
         records = self._records
         while order is None:
             if not records:
@@ -161,6 +174,8 @@ class ProgramBuild(QObject):
                 head = record
             elif record[0] == "order":
                 order = record[1]
+            elif record[0] == "group":
+                grouped[record[1]] = record[2:]
             else:
                 instructions.extend(map(Instruction._make, record[2]))
             if head is not None:
@@ -171,6 +186,12 @@ class ProgramBuild(QObject):
             yield f"Building the graph: {done:,} of {n:,} nodes…"
         program = Program(text, instructions, values, names, output_index, output_name)
         forward_steps = list(map(values.__getitem__, order))
+        if grouped:  # stepped in the grouping's order: each group's steps are one run
+            inputs = set(program.inputs.values())
+            self.grouped = yield from grouped_steps(program.output, forward_steps, grouped,
+                                                    lambda v: _role(v, inputs))
+            self.grouped.arrays.roles[-1] = "output"
+            forward_steps = self.grouped.nodes
         return (yield from self._stepper_stages(program, "", forward_steps))
 
     def _stepper_stages(self, program: Program, what: str,

@@ -79,6 +79,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self._make_docks_and_status_bar()
         # a big program is parsed in a child process and built in slices
         self.program_build = ProgramBuild(lambda: self.session.builtin_engine, self)
+        self.program_build.budget = self.graph_tab.expansion.budget  # grouped as it parses
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
         self.session.restep = self._restep
         self.disposal = Disposal(self)  # old programs let go of a slice at a time
@@ -319,6 +320,9 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             self._opening = None
             self.show_program(text, path)
         self.editor.clear_error()
+        if self.program_build.grouped is not None:  # grouped by the parser's child
+            self.graph_tab.expansion.give(self.program_build.grouped)
+            self.program_build.grouped = None
         self.session.load_prepared(program, stepper)
         self.graph_tab.focus_graph()
 

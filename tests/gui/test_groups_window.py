@@ -6,7 +6,6 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gui.graph.export import graph_records
-from gui.graph.groups.model import group_unit
 from tests.gui.graph_geometry import edges_through_boxes, overlapping_boxes, overlapping_labels
 from tests.gui.grouped_models import grouped_mlp, load_grouped
 
@@ -117,21 +116,21 @@ def test_stepping_at_the_level_shown_reaches_the_same_gradients(window, qtbot, o
     expected = {v.label: v.grad for v in nodes if v.label}
     program, grouping = load_grouped(window)
     tab = window.graph_tab
-    scene = drawn(window, qtbot)
+    drawn(window, qtbot)
     if open_stack:
         stack = next(g for g in grouping.groups if g.kind == "stack")
-        scene = expanded_and_drawn(window, qtbot, lambda: tab.expansion.expand(stack.id))
+        expanded_and_drawn(window, qtbot, lambda: tab.expansion.expand(stack.id))
     stepper = window.session.stepper
     presses = 0
     while not window.session.at_end:
         tab.actions["step"].trigger()
         presses += 1
-    runs = tab.expansion.level_runs()
-    assert presses == len(runs.ends)  # one press per unit's forward, one per backward step
+    forward, backward = tab.expansion.levels().counts()
+    assert presses == forward + backward  # one press per unit's forward, one per backward
     assert presses < stepper.total
     got = {v.label: v.grad for v in program.values if v.label}
     assert got == expected
-    assert tab.phase.text().startswith(f"backward {len(runs.ends) - runs.forward:,}/")
+    assert tab.phase.text().startswith(f"backward {backward}/{backward}")
 
 
 def test_the_phase_says_the_level_and_the_view_follows_into_a_group(window, qtbot):
@@ -145,10 +144,14 @@ def test_the_phase_says_the_level_and_the_view_follows_into_a_group(window, qtbo
     assert tab.phase.text().endswith("· sample × 4")
     assert tab.view.step_items()[0] is scene.group_items[stack.id]
     scene = expanded_and_drawn(window, qtbot, lambda: tab.expansion.expand(stack.id))
-    # the step reached shows inside: the last sample is current, and one press back
-    # leaves it
-    assert scene.group_items[stack.children[-1]].pen().width() == 3.0
+    # opened on its own step: the stack's first inner step is the one just taken, and
+    # Right steps inside it
+    first, second = stack.children[:2]
+    assert stepper.position == grouping.groups[first].last
+    assert scene.group_items[first].pen().widthF() == 3.0
+    assert tab.phase.text().endswith("· inside sample × 4 · sample 0")
+    tab.actions["step"].trigger()
+    assert stepper.position == grouping.groups[second].last
+    assert tab.view.step_items()[0] is scene.group_items[second]
     tab.actions["back"].trigger()
-    assert stepper.position == grouping.groups[stack.children[-1]].first
-    assert group_unit(stack.children[-2]) == scene.shown.unit_at(stepper.position)
-    assert tab.phase.text().endswith("· sample 2")
+    assert stepper.position == grouping.groups[first].last

@@ -1,0 +1,278 @@
+"""A big graph's groups, nested and convex, and an order that keeps each contiguous.
+
+`group_graph` finds the structure (single-output regions of the post-dominator tree),
+the repetition (sibling regions alike, stacked) and the names (shared parameters by the
+prefix tree of their paths), then orders the nodes: at every level, a group's direct
+nodes and sub-groups are sorted topologically (each sub-group as one item), by where
+they come in the reference order, so that each group's members are one run of `order`.
+"""
+# Qt-free: grouped in a child process, which never loads Qt (tests/test_structure.py).
+
+from __future__ import annotations
+
+import heapq
+
+from engine._gc import collector_paused
+from gui.graph.groups.model import GraphArrays, Group, Grouping
+from gui.graph.groups.names import name_drafts, path_parts, path_prefixes
+from gui.graph.groups.repetition import chunk_stacks, stack_drafts
+from gui.graph.groups.spine import spine_plan
+from gui.graph.groups.structure import Draft, regions_of, structure_drafts
+from gui.graph.groups.titles import Describer
+
+THRESHOLD = 500  # graphs of this many nodes or fewer are shown as they are, ungrouped
+
+
+def group_graph(arrays: GraphArrays, threshold: int = THRESHOLD) -> Grouping:
+    """The groups of `arrays` and an order of its nodes in which each group is
+    contiguous; `Grouping.none(n)` for a graph of `threshold` nodes or fewer."""
+    n = len(arrays)
+    if n <= threshold:
+        return Grouping.none(n)
+    with collector_paused():  # hundreds of thousands of small lists, no cycles
+        return _group(arrays)
+
+
+def _group(arrays: GraphArrays) -> Grouping:
+    n = len(arrays)
+    regions = regions_of(arrays)
+    drafts, gnode = structure_drafts(arrays, regions, spine_plan(arrays, regions))
+    members = _members(drafts, gnode)
+    stack_drafts(arrays, regions.consumers, drafts, members)
+    chunk_stacks(drafts, regions.consumers, members)
+    loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
+             and arrays.labels[i]]
+    name_drafts(arrays.labels, loose, drafts, gnode)
+    _title(arrays, regions.head, drafts, gnode)
+    return _grouping(arrays, drafts, gnode)
+
+
+def _members(drafts: list[Draft], gnode: list[int]) -> list[list[int]]:
+    # a structure draft's parent was made before it: children after parents
+    members: list[list[int]] = [[] for _ in drafts]
+    for i, g in enumerate(gnode):
+        if g >= 0:
+            members[g].append(i)
+    for g in range(len(drafts) - 1, -1, -1):
+        p = drafts[g].parent
+        if p >= 0:
+            members[p].extend(members[g])
+    return members
+
+
+def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> None:
+    describe = Describer(arrays, head)
+    held: dict[int, list[int]] = {}
+    for i, g in enumerate(gnode):
+        if g >= 0 and not arrays.parents[i] and arrays.labels[i]:
+            held.setdefault(g, []).append(i)
+    kids: dict[int, list[int]] = {}
+    for k, d in enumerate(drafts):
+        kids.setdefault(d.parent, []).append(k)
+    for d in drafts:  # an instance is named below, its stack by its first instance
+        if d.kind in ("structure", "stack"):
+            d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
+    for s, d in enumerate(drafts):
+        if d.kind != "stack" or (d.parent >= 0 and drafts[d.parent].kind == "stack"):
+            continue
+        instances = _instances(s, drafts, kids)
+        names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
+        unique = len(set(names)) == len(names) and all(names)
+        for k, g in enumerate(instances):
+            drafts[g].title = names[k] if unique else f"#{k}"
+        _title_stack(s, drafts, kids, instances)
+
+
+def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
+    """A stack's instances, through its sub-stacks, in index order."""
+    found, todo = [], [s]
+    while todo:
+        for g in kids.get(todo.pop(), []):
+            (todo if drafts[g].kind == "stack" else found).append(g)
+    return sorted(found, key=lambda g: drafts[g].root)
+
+
+def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> None:
+    number = {g: k for k, g in enumerate(instances)}
+    todo = [s]
+    while todo:
+        g = todo.pop()
+        inside = _instances(g, drafts, kids)
+        ks = [number[i] for i in inside]
+        span = f" (#{min(ks)}–#{max(ks)})" if g != s else ""
+        drafts[g].title = f"{drafts[g].title} × {len(inside)}{span}"
+        todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
+
+
+def _leaves_in(g: int, kids: dict[int, list[int]], held: dict[int, list[int]]) -> list[int]:
+    found, todo = list(held.get(g, [])), [g]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            found.extend(held.get(k, []))
+            todo.append(k)
+    return found
+
+
+def _instance_name(arrays: GraphArrays, leaves: list[int]) -> str:
+    common = None
+    for i in leaves:
+        prefixes = path_prefixes(arrays.labels[i])
+        common = prefixes if common is None else [
+            a for a, b in zip(common, prefixes) if a == b]
+        if not common:
+            return ""
+    return common[-1] if common else ""
+
+
+def _grouping(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]) -> Grouping:
+    items = _level_order(arrays, drafts, gnode, everywhere=False)
+    order, first, last = _emit(items, len(drafts))
+    if not _topological(arrays, order):  # a level sorted by keys alone was not: sort all
+        items = _level_order(arrays, drafts, gnode, everywhere=True)
+        order, first, last = _emit(items, len(drafts))
+    groups = [Group(g, d.kind, d.title, d.parent,
+                    [-1 - k for k in items[g] if k < 0],
+                    [k for k in items[g] if k >= 0],
+                    last[g] - first[g],
+                    sum(1 for k in items[g] if k < 0) if d.kind == "stack" else 0,
+                    first[g], last[g]) for g, d in enumerate(drafts)]
+    return Grouping(order, groups, list(gnode))
+
+
+def _emit(items: dict[int, list[int]], m: int) -> tuple[list[int], list[int], list[int]]:
+    order: list[int] = []
+    first, last = [0] * m, [0] * m
+    stack = [(-1, iter(items[-1]))]
+    while stack:
+        g, it = stack[-1]
+        for item in it:
+            if item >= 0:
+                order.append(item)
+            else:
+                k = -1 - item
+                first[k] = len(order)
+                stack.append((k, iter(items[k])))
+                break
+        else:
+            stack.pop()
+            if g >= 0:
+                last[g] = len(order)
+    return order, first, last
+
+
+def _topological(arrays: GraphArrays, order: list[int]) -> bool:
+    at = [0] * len(order)
+    for k, i in enumerate(order):
+        at[i] = k
+    return all(at[p] < at[c] for c, parents in enumerate(arrays.parents) for p in parents)
+
+
+def _level_order(arrays: GraphArrays, drafts: list[Draft], gnode: list[int],
+                 everywhere: bool) -> dict[int, list[int]]:
+    """Each group's items (nodes as themselves, sub-groups as -1 - g) topologically
+    sorted. A level of regions, chains, slices and names is sorted by the items' keys
+    alone (a region's last node is its root: every edge from it goes to a later key);
+    a level holding a stack (unless `everywhere`: every level) is sorted by Kahn's
+    algorithm over the graph's edges between its items, by the same keys."""
+    m = len(drafts)
+    up = [d.parent for d in drafts]
+    depth = _depths(up)
+    items: dict[int, list[int]] = {g: [] for g in range(-1, m)}
+    for g in range(m):
+        items[up[g]].append(-1 - g)
+    for i, g in enumerate(gnode):
+        items[g].append(i)
+    kahn = [everywhere] * (m + 1)  # by level g, kahn[-1] the top level's
+    for d in drafts:
+        if d.kind == "stack":
+            kahn[d.parent] = True
+    edges: dict[int, list[tuple[int, int]]] = {g: [] for g in range(-1, m) if kahn[g]}
+    for c, parents in enumerate(arrays.parents):
+        g0 = gnode[c]
+        for p in parents:
+            gp, gc, ip, ic = gnode[p], g0, p, c
+            while gp != gc:  # lift the deeper one until both are in one group
+                if gp >= 0 and (gc < 0 or depth[gp] >= depth[gc]):
+                    ip, gp = -1 - gp, up[gp]
+                else:
+                    ic, gc = -1 - gc, up[gc]
+            if ip != ic and kahn[gp]:
+                edges[gp].append((ip, ic))
+    key = _keys(arrays, drafts, gnode, depth)
+    return {g: _kahn(items[g], edges.get(g, []), key) for g in items}
+
+
+def _depths(up: list[int]) -> list[int]:
+    depth = [-1] * len(up)
+    for g in range(len(up)):
+        chain = []
+        while g >= 0 and depth[g] < 0:
+            chain.append(g)
+            g = up[g]
+        d = depth[g] if g >= 0 else -1
+        for k in reversed(chain):
+            d += 1
+            depth[k] = d
+    return depth
+
+
+def _keys(arrays: GraphArrays, drafts: list[Draft], gnode: list[int], depth) -> dict:
+    """Where each item comes: a node at its index, a group at its last node (a region's
+    root), a names group at its first leaf; inside a names group, by the names."""
+    m = len(drafts)
+    lo, hi = [len(gnode)] * m, [-1] * m
+    for i, g in enumerate(gnode):
+        if g >= 0:
+            if i < lo[g]:
+                lo[g] = i
+            hi[g] = i
+    for g in sorted(range(m), key=depth.__getitem__, reverse=True):
+        p = drafts[g].parent
+        if p >= 0:
+            lo[p] = min(lo[p], lo[g])
+            hi[p] = max(hi[p], hi[g])
+    key: dict[int, float] = {-1 - g: (lo[g] if d.kind == "names" else hi[g])
+                             for g, d in enumerate(drafts)}
+    named = [i for i, g in enumerate(gnode) if g >= 0 and drafts[g].kind == "names"]
+    rank = {i: k for k, i in enumerate(sorted(named, key=lambda i: _natural(
+        arrays.labels[i])))}
+    first = [len(gnode)] * m
+    for i, k in rank.items():
+        g = gnode[i]
+        key[i] = k
+        while g >= 0 and drafts[g].kind == "names" and k < first[g]:
+            first[g] = k
+            g = drafts[g].parent
+    for g, d in enumerate(drafts):
+        if d.kind == "names" and d.parent >= 0 and drafts[d.parent].kind == "names":
+            key[-1 - g] = first[g]
+    return key
+
+
+def _natural(label: str) -> tuple:
+    parts = path_parts(label) or [label]
+    return tuple((0, int(p[1:-1]), "") if p[1:-1].lstrip("-").isdigit() else (1, 0, p)
+                 for p in parts)
+
+
+def _kahn(items: list[int], edges: list[tuple[int, int]], key) -> list[int]:
+    if not edges:
+        return sorted(items, key=lambda x: key.get(x, x))
+    indegree = dict.fromkeys(items, 0)
+    after: dict[int, list[int]] = {}
+    for x, y in edges:
+        indegree[y] += 1
+        after.setdefault(x, []).append(y)
+    ready = [(key.get(x, x), x) for x in items if indegree[x] == 0]
+    heapq.heapify(ready)
+    out = []
+    while ready:
+        _, x = heapq.heappop(ready)
+        out.append(x)
+        for y in after.get(x, ()):
+            indegree[y] -= 1
+            if indegree[y] == 0:
+                heapq.heappush(ready, (key.get(y, y), y))
+    if len(out) != len(items):
+        raise RuntimeError("a group is not convex: its level has a cycle")
+    return out

@@ -1,0 +1,123 @@
+"""A group's title, said as what it computes: `relu(Σ 16 terms + b)`, `softmax(27)`,
+`rmsnorm(16)`, `Σ 100 terms`, `tanh(…)`; an instance by a name inside (`inputs[7]`)."""
+# Qt-free: grouped in a child process, which never loads Qt (tests/test_structure.py).
+
+from __future__ import annotations
+
+from engine.core import ops
+from gui.graph.groups.model import GraphArrays
+from gui.graph.groups.names import path_parts
+
+_ADD, _MUL, _DIV, _EXP = ops.ADD.name, ops.MUL.name, ops.DIV.name, ops.EXP.name
+_NAMED_TERMS = 2  # a Σ names at most this many of its leaf terms
+
+
+def short_name(label: str) -> str:
+    """A leaf's name shortened to its last part: '…neurons[3].b' → 'b', '….w[0]' → 'w[0]'."""
+    parts = path_parts(label)
+    if parts is None:
+        return label
+    k = len(parts) - 1
+    while k > 0 and parts[k].startswith("["):
+        k -= 1
+    return parts[k].lstrip(".") + "".join(parts[k + 1:])
+
+
+class Describer:
+    """Titles for the nodes of one graph; `heads` is each node's chain head."""
+
+    def __init__(self, arrays: GraphArrays, head: list[int]):
+        self.arrays = arrays
+        self.head = head
+
+    def terms(self, v: int) -> list[int]:
+        """The operands of the chain v is the last link of, in operand order."""
+        parents, head = self.arrays.parents, self.head
+        found, stack = [], [v]
+        while stack:
+            u = stack.pop()
+            for p in reversed(parents[u]):
+                if head[p] == v and p != v:
+                    stack.append(p)
+                else:
+                    found.append(p)
+        return found[::-1]
+
+    def leaf(self, v: int) -> str:
+        label = self.arrays.labels[v]
+        return short_name(label) if label else "c"
+
+    def chain(self, v: int) -> str:
+        terms = self.terms(v)
+        op, parents = self.arrays.ops, self.arrays.parents
+        sign, word = ("Σ", "terms") if op[v] == _ADD else ("Π", "factors")
+        if op[v] == _ADD and len(terms) >= 2 and all(op[t] == _EXP for t in terms):
+            return f"Σ exp ({len(terms)})"
+        if op[v] == _MUL and len(terms) < 3:
+            return self.binary(v, 1)
+        named = [t for t in terms if not parents[t] and self.arrays.labels[t]]
+        if len(named) > _NAMED_TERMS or len(named) == len(terms):
+            named = []
+        rest = len(terms) - len(named) - sum(1 for t in terms if not parents[t]
+                                              and not self.arrays.labels[t])
+        text = f"{sign} {rest} {word}"
+        joiner = " + " if op[v] == _ADD else " · "
+        return text + "".join(joiner + self.leaf(t) for t in named)
+
+    def binary(self, v: int, budget: int) -> str:
+        a, b = self.arrays.parents[v]
+        entry = ops.of(self.arrays.ops[v])
+        symbol = entry.symbol if entry is not None else self.arrays.ops[v]
+        if budget <= 0:
+            return "…"
+        return f"{self.operand(a, budget - 1)} {symbol} {self.operand(b, budget - 1)}"
+
+    def operand(self, v: int, budget: int) -> str:
+        text = self.describe(v, budget)
+        return f"({text})" if " " in text else text
+
+    def softmax_size(self, v: int) -> int:
+        """N if v is one output of a softmax over N (exp / Σ exp), else 0."""
+        arrays = self.arrays
+        if arrays.ops[v] != _DIV or len(arrays.parents[v]) != 2:
+            return 0
+        num, den = arrays.parents[v]
+        terms = self.terms(den) if arrays.ops[den] == _ADD else []
+        if arrays.ops[num] == _EXP and len(terms) >= 2 and all(
+                arrays.ops[t] == _EXP for t in terms):
+            return len(terms)
+        return 0
+
+    def rms_size(self, v: int) -> int:
+        """N if v is rmsnorm's scale, (Σ x·x / N + ε)^-0.5, else 0."""
+        arrays = self.arrays
+        if ops.of(arrays.ops[v]) is not ops.POWER or ops.exponent(arrays.ops[v]) != -0.5:
+            return 0
+        u = arrays.parents[v][0]
+        while len(arrays.parents[u]) == 1 and arrays.ops[u] in (_ADD, _DIV, _MUL):
+            u = arrays.parents[u][0]
+        terms = self.terms(u) if arrays.ops[u] == _ADD else []
+        squares = all(arrays.ops[t] == _MUL and len(set(arrays.parents[t])) == 1
+                      and len(arrays.parents[t]) == 2 for t in terms)
+        return len(terms) if len(terms) >= 2 and squares else 0
+
+    def describe(self, v: int, budget: int = 2) -> str:
+        """What node v computes, `budget` levels of binary operands deep."""
+        arrays = self.arrays
+        op, parents = arrays.ops[v], arrays.parents[v]
+        if not parents:
+            return self.leaf(v)
+        if (k := self.softmax_size(v)) or (k := self.rms_size(v)):
+            return f"softmax({k})" if op == _DIV else f"rmsnorm({k})"
+        if op in (_ADD, _MUL) and self.terms(v) != list(parents):
+            return self.chain(v)
+        if len(parents) == 1:
+            entry = ops.of(op)
+            if entry is not None and entry.function or op in (ops.NEG.name, ops.RELU.name):
+                return f"{op}({self.describe(parents[0], budget)})"
+            symbol = entry.symbol if entry is not None and entry.arity == 2 else op
+            inner = self.operand(parents[0], budget - 1) if budget > 0 else "…"
+            return f"{inner}{op}" if entry is ops.POWER else f"{inner} {symbol} c"
+        if op in (_ADD, _MUL) and len(parents) == 2 and budget <= 0:
+            return self.chain(v)
+        return self.binary(v, budget)
