@@ -17,7 +17,7 @@ from gui.graph.layout import layered_layout
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
 from gui.graph.levels import LevelSteps
 from gui.graph.scene import GraphScene
-from gui.graph.spec import LARGE, graph_spec_steps, quotient_spec
+from gui.graph.spec import graph_spec_steps, quotient_spec
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
 
@@ -26,6 +26,9 @@ READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
 SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
 LAYOUT, DRAWING = "layout", "drawing"
+# a grouped picture of at most this many nodes and edges is laid out here, in one slice
+# of the window's thread (a few tens of ms); a bigger one in the layout's child
+INLINE_LAYOUT = 500
 
 
 class LayoutFailed(RuntimeError):
@@ -151,11 +154,10 @@ class BackgroundDrawing(QObject):
                 yield from shown.index_steps()
             if expanded is not None:
                 shown = shown.opened(expanded)
-            shown.make_quotient()
-            yield
+            yield from shown.quotient_steps()
             spec = quotient_spec(shown, roles, folded)
             yield
-            if len(spec.ids) <= LARGE:
+            if len(spec.ids) + len(spec.edges) <= INLINE_LAYOUT:
                 drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
             else:
                 packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
@@ -165,6 +167,7 @@ class BackgroundDrawing(QObject):
             self.stage_changed.emit()
             self._scene = GraphScene(self.parent())
             yield from self._scene.build_steps(shown.stepper, spec, drawing, roles, shown)
+            yield from self._scene.group_edge_steps()
             if expanded is None:  # a new picture: its steps at the level shown (a group
                 # opened or closed changes the last picture's: see Expansion.redrawn)
                 folded_nodes = ([i for i, r in enumerate(shown.arrays.roles) if r == "constant"]

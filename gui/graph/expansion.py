@@ -19,8 +19,10 @@ from gui.graph.grouped import Shown
 from gui.graph.levels import LevelSteps
 from gui.jobs.group_child import GROUP_FROM
 from gui.jobs.grouping_job import Grouped, GroupingJob
+from gui.jobs.sliced import SlicedTask
 
-UNIT_W, UNIT_H = 210, 110  # the screen room a unit takes at a readable size
+UNIT_W, UNIT_H = 150, 90  # the screen room a unit takes at a readable size
+SLICED_REDRAW = 1_500  # a jump in a picture of this many edges is redrawn in slices
 LEVELS = 5  # View → Expand to level 0 … LEVELS - 1 (Alt+0 …)
 
 
@@ -79,6 +81,7 @@ class Expansion(QObject):
         self.actions = group_actions(self, tab)
         tab.scene.selectionChanged.connect(self.update_breadcrumb)
         self.select_after = None             # a node found, to select once drawn
+        self._redraw: SlicedTask | None = None  # a jump redrawn in slices
 
     @property
     def running(self) -> bool:
@@ -86,6 +89,7 @@ class Expansion(QObject):
 
     def cancel(self) -> None:
         self.job.cancel()
+        self._stop_redraw()
 
     def load(self, stepper) -> bool:
         """Draw `stepper`'s graph grouped if it is big enough: True if it is taken care
@@ -195,6 +199,33 @@ class Expansion(QObject):
             return text
         return f"{text} · {levels.grouping.groups[-1 - unit].title}"
 
+    def refresh(self, previous: int) -> bool:
+        """Redraw a grouped picture after the stepper moved from `previous`: a jump in
+        a picture of many edges a slice at a time. False if the picture is not grouped."""
+        scene = self.tab.scene
+        if scene.shown is None:
+            return False
+        unfinished = self._stop_redraw()
+        if abs(scene.stepper.position - previous) <= 1 or len(scene.spec.edges) < SLICED_REDRAW:
+            scene.refresh(None if unfinished else previous)
+            return True
+        self._redraw = SlicedTask(scene.refresh_steps(), 0.012, self)
+        self._redraw.finished.connect(self._on_redrawn)
+        self._redraw.start()
+        return True
+
+    def _stop_redraw(self) -> bool:
+        """End a sliced redraw; True if one was left unfinished."""
+        if self._redraw is None:
+            return False
+        task, self._redraw = self._redraw, None
+        task.cancel()
+        return True
+
+    @Slot(object)
+    def _on_redrawn(self, _result) -> None:
+        self._redraw = None
+
     def built_message(self) -> str:
         scene = self.tab.scene
         return (f"Built {self.tab.session.program.output_name}: {len(scene.nodes):,} nodes, "
@@ -223,8 +254,8 @@ class Expansion(QObject):
         scene.levels = levels
         if levels is not None:
             there = levels.set_expanded(scene.shown.expanded, scene.shown.quotient)
-            if there != tab.session.stepper.position:
-                tab.session.seek(there)
+            if not tab.session.seek(there):
+                scene.refresh()  # the edges into groups, as the levels say
         found, self.select_after = self.select_after, None
         if found is not None:
             self.select(found)

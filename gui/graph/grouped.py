@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import groupby
 
 from gui.graph.groups.model import (
     GraphArrays,
     Group,
     Grouping,
     Quotient,
-    quotient,
     unit_group,
 )
 
@@ -58,9 +58,36 @@ class Shown:
         self.quotient: Quotient | None = None  # made by `make_quotient`, off the window's
         # thread when big (see background_drawing)
 
-    def make_quotient(self) -> None:
-        if self.quotient is None:
-            self.quotient = quotient(self.arrays, self.grouping, self.expanded)
+    def quotient_steps(self) -> Iterator[None]:
+        """Make `quotient` (what model.quotient makes) a slice at a time: with the order
+        range(n), a collapsed group's nodes are one run of `unit_of`, set in one go."""
+        if self.quotient is not None:
+            return
+        arrays, groups = self.arrays, self.grouping.groups
+        n = len(arrays)
+        unit_of = list(range(n))
+        todo = self.grouping.top()
+        while todo:
+            group = groups[todo.pop()]
+            if group.id in self.expanded:
+                todo.extend(group.children)
+            else:
+                unit_of[group.first:group.last] = [-1 - group.id] * (group.last - group.first)
+        units = [u for u, _ in groupby(unit_of)]  # groups are runs: one unit each
+        yield
+        edges: dict[tuple, list[tuple[int, int]]] = {}
+        parents = arrays.parents
+        for a in range(0, n, STEPS_PER_SLICE):
+            for c in range(a, min(n, a + STEPS_PER_SLICE)):
+                t = unit_of[c]
+                for k, p in enumerate(parents[c]):
+                    s = unit_of[p]
+                    if s != t:
+                        key = (s, t) if t < 0 else (s, t, k)
+                        edges.setdefault(key, []).append((c, k))
+            yield
+        self.quotient = Quotient(units, unit_of,
+                                 [(key[0], key[1], tuple(ops)) for key, ops in edges.items()])
 
     @property
     def groups(self) -> list[Group]:

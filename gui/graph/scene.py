@@ -45,11 +45,13 @@ from gui.graph.items import (
     segments_path,
 )
 from gui.graph.layout import Drawing
+from gui.graph.levels import Sent
 from gui.graph.spec import LARGE, GraphSpec, box_title, contribution_label, sent_label, short
 
 GRID_CELL = 400.0  # the cells of the grid that finds the boxes on screen
 GRID_MARGIN = 80.0  # a box whose centre is this far outside the screen still shows
 PIECE_W = 420.0   # edges are drawn in pieces about this wide, so a repaint stays local
+STRIP_ELEMENTS = 3_000  # ... and a piece of more path elements than this is cut again
 # a sliced build (`build_steps`) yields after this many items or routes: a few ms each
 ITEMS_PER_SLICE = 250
 ROUTES_PER_SLICE = 500
@@ -89,6 +91,9 @@ class GraphScene(QGraphicsScene):
         self.levels = None  # ... and its steps at the level drawn (levels.LevelSteps)
         self.group_items: dict[int, GroupItem] = {}  # collapsed group -> its box
         self._group_edges: dict[int, list[int]] = {}  # collapsed group -> edges into it
+        # an edge into a collapsed group: its consumers' first and last backward step,
+        # and the gradient it has sent once both are taken, with how many operands
+        self._sends: dict[int, tuple[int, int, float, int]] = {}
 
     @property
     def large(self) -> bool:
@@ -194,8 +199,6 @@ class GraphScene(QGraphicsScene):
                 self._draw_node(i, current)
                 if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
                     yield
-            for g in self.group_items:
-                self._draw_group(g, current)
 
     def _index_new_items(self) -> None:
         """Put the items added since the last call into the scene's index now, a slice's
@@ -272,9 +275,12 @@ class GraphScene(QGraphicsScene):
         layer.setZValue(-2)
         self.addItem(layer)
         self._layer = layer
-        for k, path in enumerate(strips.values()):
+        elements = 0
+        for path in strips.values():
             QGraphicsPathItem(path, layer).setPen(plain)
-            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+            elements += path.elementCount()
+            if elements > 2 * STRIP_ELEMENTS:  # indexed a few at a time: Qt works out
+                elements = 0                    # each one's bounds, curve by curve
                 self._index_new_items()
                 yield
         for k, ((x0, y0), (x1, y1)) in enumerate(long_lines):
@@ -386,6 +392,46 @@ class GraphScene(QGraphicsScene):
         for g in groups:
             self._draw_group(g, current)
 
+    def group_edge_steps(self):
+        """Work out `_sends` for the edges into collapsed groups, yielding after every
+        ROUTES_PER_SLICE operands: one stands for thousands (the parameters used by 100
+        samples), summed once rather than at every step."""
+        steps, step_of, counted = self.stepper.backward_steps, self._step_of, 0
+        for e, operands in self.spec.operands.items():
+            js = [step_of[c] for c, _ in operands]
+            total = sum(steps[j].contributions[k].contribution
+                        for j, (_, k) in zip(js, operands))
+            self._sends[e] = (min(js), max(js), total, len(operands))
+            counted += len(operands)
+            if counted > ROUTES_PER_SLICE:
+                counted = 0
+                yield
+        if self.stepper.position:  # the groups as the stepper left them
+            for g in self.group_items:
+                self._draw_group(g, self.stepper.current)
+
+    def _sent(self, e: int, done: int):
+        """What the backward steps taken (`done`, the root's included) sent along edge e
+        into a collapsed group (levels.Sent), or None while nothing has been."""
+        first, last, total, paths = self._sends.get(e, (done, done, 0.0, 0))
+        if done <= first:
+            return None
+        if done > last:
+            return Sent(total, paths, paths)
+        return self.levels.sent((0, 0, self.spec.operands[e])) if self.levels else None
+
+    def refresh_steps(self):
+        """Redraw every drawn box, operation and group as the stepper is now, yielding
+        after every ITEMS_PER_SLICE of them (a jump in a picture of thousands of edges)."""
+        for k, i in enumerate(self._drawn_nodes()):
+            self._draw_node(i, self.stepper.current)
+            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                yield
+        for k, g in enumerate(list(self.group_items)):
+            self._draw_group(g, self.stepper.current)
+            if k % 50 == 49:
+                yield
+
     def _drawn_nodes(self):
         """The nodes with a box or an operation of their own: all of them, ungrouped."""
         if self.shown is None:
@@ -415,7 +461,7 @@ class GraphScene(QGraphicsScene):
                                       short(node.grad) if has_grad else "", border, width,
                                       faint=not revealed)
         for e in self._group_edges.get(g, ()):
-            sent = self.levels.sent((0, 0, self.spec.operands[e])) if self.levels else None
+            sent = self._sent(e, done)
             edge = self._edge(e, sent is None and not revealed)
             if edge is None:
                 continue
@@ -553,7 +599,7 @@ class GraphScene(QGraphicsScene):
         return records
 
 
-def _add_to_strips(strips: dict[int, QPainterPath], segments, head: bool,
+def _add_to_strips(strips: dict, segments, head: bool,
                    long_lines: list) -> None:
     """Append an edge's `segments` to the path of the strip where it starts (one tight
     loop: a big graph has tens of thousands of segments); a line longer than a strip
@@ -572,7 +618,9 @@ def _add_to_strips(strips: dict[int, QPainterPath], segments, head: bool,
         if path is None:
             k = int(a[0] // PIECE_W)
             path = strips.get(k)
-            if path is None:
+            if path is None or path.elementCount() > STRIP_ELEMENTS:
+                if path is not None:  # full: kept under a key of its own
+                    strips[(k, len(strips))] = path
                 path = strips[k] = QPainterPath()
         if a != here:
             path.moveTo(a[0], a[1])

@@ -253,7 +253,7 @@ class GraphTab(QWidget):
     @Slot(int)
     def _on_moved(self, previous: int) -> None:
         if self.scene.stepper is self.session.stepper:
-            self.scene.refresh(previous)
+            self.expansion.refresh(previous) or self.scene.refresh(previous)
             self.view.follow_step()
         self._update_phase()
         stepper = self.session.stepper
