@@ -21,8 +21,22 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass, field
 
 from engine.core.value import Value, topological_order
+
+
+@dataclass
+class Built:
+    """A model's loss and what made it: the loss of each sample (each position), the
+    model (an MLP, or microgpt's state_dict), the inputs, and each sample's layer
+    outputs (micrograd's MLP: [layer 0's, layer 1's, [score]])."""
+
+    loss: Value
+    losses: list
+    model: object
+    inputs: list = field(default_factory=list)
+    layers: list = field(default_factory=list)
 
 
 def moons(points: int, seed: int = 1) -> tuple[list[tuple[float, float]], list[float]]:
@@ -73,9 +87,11 @@ class MLP:
         self.layers = [Layer(sizes[i], sizes[i + 1], i != len(nouts) - 1, rng,
                              f"{name}.layers[{i}]") for i in range(len(nouts))]
 
-    def __call__(self, x):
+    def __call__(self, x, trace=None):
         for layer in self.layers:
             x = layer(x)
+            if trace is not None:
+                trace.append(x)
         return x[0] if len(x) == 1 else x
 
     def parameters(self):
@@ -91,19 +107,20 @@ def _wrapped_sum(values):
 
 
 def micrograd_mlp(points: int = 100, sizes=(16, 16, 1), seed: int = 1337):
-    """micrograd's demo loss on `points` moons: (loss, model, inputs). 100 points make
-    65,818 nodes."""
+    """micrograd's demo loss on `points` moons, as a `Built`. 100 points make 65,818
+    nodes."""
     xs, ys = moons(points)
     model = MLP(2, list(sizes), seed)
     inputs = [[Value(x, f"inputs[{s}][{k}]") for k, x in enumerate(row)]
               for s, row in enumerate(xs)]
-    scores = [model(row) for row in inputs]
+    layers = [[] for _ in inputs]
+    scores = [model(row, trace) for row, trace in zip(inputs, layers)]
     # (1 + -yi*scorei).relu(): micrograd makes Value(-yi), then Value(1)
     losses = [((score * Value(-y)) + Value(1.0)).relu() for y, score in zip(ys, scores)]
     data_loss = _wrapped_sum(losses) * Value(1.0 / len(losses))
     alpha = 1e-4
     reg_loss = _wrapped_sum([p * p for p in model.parameters()]) * Value(alpha)
-    return data_loss + reg_loss, model, inputs
+    return Built(data_loss + reg_loss, losses, model, inputs, layers)
 
 
 def _matrix(rows: int, cols: int, rng: random.Random, name: str, std: float = 0.08):
@@ -130,8 +147,8 @@ def _rmsnorm(x):
 
 def microgpt_step(positions: int = 6, vocab: int = 27, n_embd: int = 16, n_head: int = 2,
                   n_layer: int = 1, seed: int = 42):
-    """The loss of one microgpt training step on a document of `positions` tokens:
-    (loss, state_dict)."""
+    """The loss of one microgpt training step on a document of `positions` tokens, as
+    a `Built` (its model the state_dict)."""
     rng = random.Random(seed)
     sd = {"wte": _matrix(vocab, n_embd, rng, "state_dict['wte']"),
           "wpe": _matrix(positions, n_embd, rng, "state_dict['wpe']"),
@@ -176,7 +193,7 @@ def microgpt_step(positions: int = 6, vocab: int = 27, n_embd: int = 16, n_head:
             x = [a + b for a, b in zip(x, x_residual)]
         probs = _softmax(_linear(x, sd["lm_head"]))
         losses.append(-probs[tokens[pos + 1]].log())
-    return (1 / positions) * sum(losses), sd
+    return Built((1 / positions) * sum(losses), losses, sd)
 
 
 def roles_of(nodes) -> dict:

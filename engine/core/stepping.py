@@ -6,7 +6,10 @@ contribution (local derivative x upstream gradient). The whole plan is computed 
 front from zero gradients, so every step knows each parent's gradient before and after
 it: stepping forward writes `after`, stepping back writes `before`, and both are exact.
 After the last step every gradient equals what `Value.backward()` gives, to the bit,
-because the plan makes the same additions in the same order.
+because the plan makes the same additions in the same order: walking the reference
+order (`topological_order`), as they come; walking another topological order (a grouped
+graph, group by group), a node whose contributions come out of the reference's order
+re-adds those it has in that order (see `plan_in_slices`).
 """
 
 from __future__ import annotations
@@ -52,15 +55,22 @@ class BackwardStep:
     problem: str = ""
 
 
-def backward_plan(output: Value, engine: Engine = CORRECT) -> list[BackwardStep]:
+def backward_plan(output: Value, engine: Engine = CORRECT,
+                  forward_steps: list[Value] | None = None,
+                  reference: list[Value] | None = None) -> list[BackwardStep]:
     """The backward pass from zero gradients, as `engine` runs it, as a list of steps,
     the root step first. Under an engine that is not the correct one, each step says in
     `problem` how it departs from the correct engine; under an engine with rules of its
     own, a contribution whose local derivative is not the right one carries the right
-    one (`right`). Leaves have no rule and get no step.
+    one (`right`). Leaves have no rule and get no step. `forward_steps`: the topological
+    order walked, if not the reference one; `reference`: the reference one, if known
+    (see `plan_in_slices`).
     """
     steps: list[BackwardStep] = []
-    for _ in plan_in_slices(output, engine, steps, engine.rule_order(output)):
+    walk = forward_steps if forward_steps is not None else reference
+    order = engine.rule_order(output, walk) if walk is not None else engine.rule_order(output)
+    walked = None if forward_steps is reference else forward_steps
+    for _ in plan_in_slices(output, engine, steps, order, 5_000, walked, reference):
         pass
     return steps
 
@@ -323,8 +333,14 @@ class Stepper:
     def __init__(self, output: Value, engine: Engine = CORRECT,
                  forward_steps: list[Value] | None = None,
                  reference: list[Value] | None = None):
-        for _ in self._made_in_slices(output, engine, _AT_ONCE, forward_steps, self,
-                                      reference, index=False):  # the index: when needed
+        with collector_paused():  # a step and a record per node, all kept
+            if forward_steps is None:
+                if reference is None:
+                    reference = topological_order(output)
+                forward_steps = reference
+            backward_steps = backward_plan(output, engine, forward_steps, reference)
+        for _ in self._start_in_slices(output, engine, forward_steps, backward_steps,
+                                       _AT_ONCE):
             pass
 
     def _start_in_slices(self, output: Value, engine: Engine,
@@ -360,7 +376,7 @@ class Stepper:
     def _made_in_slices(output: Value, engine: Engine, every: int,
                         forward_steps: list[Value] | None, stepper: Stepper,
                         reference: list[Value] | None = None,
-                        index: bool = True) -> Generator[tuple[int, int], None, Stepper]:
+                        ) -> Generator[tuple[int, int], None, Stepper]:
         """`stepper` (made but not initialised) made `output`'s stepper, a slice of
         about `every` nodes at a time. `forward_steps`: the topological order to walk
         (found elsewhere: by a child process, a grouping); `reference`:
@@ -386,8 +402,6 @@ class Stepper:
             for k, _ in enumerate(stepper._start_in_slices(output, engine, forward_steps,
                                                            steps, every)):
                 yield 2 * n + min(n, (k + 1) * every) // 2, total
-            if not index:
-                return stepper
             # what the first backward step would make
             index_slices = _PlanIndex.in_slices(steps, every)
             while True:

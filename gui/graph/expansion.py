@@ -62,12 +62,14 @@ class Expansion(QObject):
     reorder = Signal(object, object)
     status = Signal(str)
 
-    def __init__(self, tab):
+    def __init__(self, tab, draw_plain):
         super().__init__(tab)
+        self.plain.connect(draw_plain)
         self.tab = tab
         self.job = GroupingJob(self)
         self.job.grouped.connect(self._on_grouped)
         self.job.failed.connect(self._on_failed)
+        self.job.busy.connect(tab.busy)
         self.shown: Shown | None = None      # the grouped picture of the stepper drawn
         self._grouped: Grouped | None = None  # the last grouping found
         self.focus: int | None = None        # a node to keep in view through a redraw

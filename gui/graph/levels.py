@@ -23,6 +23,8 @@ API (helper D's Graph tab drives it; the session owns the stepper and its positi
     levels.step() / levels.back() -> bool     the same, seeking the stepper itself
     levels.current_unit() -> int | None       the unit of the last step taken (None at 0)
     levels.current_span() -> (int, int)       the stepper positions it went from and to
+    levels.units_between(a, b) -> set[int]    the units the steps between two positions
+                                              touched (what a move changed)
     levels.revealed(unit) -> bool             its forward step taken (a group: whole)
     levels.rules_applied(unit) -> (int, int)  how many of its rules the steps taken have
                                               applied, of how many (a leaf: (0, 0))
@@ -219,6 +221,16 @@ class LevelSteps:
         """The positions the step at the level shown just taken went from and to."""
         position = self.stepper.position
         return self._run_start(position), position
+
+    def units_between(self, a: int, b: int) -> set[int]:
+        """The units of the stepper's steps between positions `a` and `b` (either way
+        round): what a move from one to the other changed, at the level shown."""
+        a, b = sorted((a, b))
+        n = len(self.grouping.order)
+        unit_of = self.quotient.unit_of
+        nodes = self.grouping.order[a:min(b, n)]
+        nodes += self._backward_nodes[max(a - n, 0):max(b - n, 0)]
+        return set(map(unit_of.__getitem__, nodes))
 
     def level(self) -> int:
         """The innermost expanded group holding the current unit; -1 at the top level

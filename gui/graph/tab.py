@@ -53,15 +53,14 @@ class GraphTab(QWidget):
         self.tidy = Tidy(self)
         # a large graph is laid out in a child process and drawn in slices
         self.background = BackgroundDrawing(self.tidy, self)
-        self.background.drawn.connect(self._on_drawn)
-        self.background.failed.connect(self._on_not_drawn)
-        self.background.stage_changed.connect(self._on_stage)
-        self.background.busy.connect(self.busy)
+        for signal, slot in ((self.background.drawn, self._on_drawn), (self.background.failed,
+                             self._on_not_drawn), (self.background.stage_changed,
+                             self._on_stage), (self.background.busy, self.busy)):
+            signal.connect(slot)
         self.timer = QTimer(self)  # Play: a step at the chosen speed
         self.timer.timeout.connect(self._on_tick)
         # a big graph grouped, drawn collapsed, opened a group at a time; Ctrl+F finds
-        self.expansion = Expansion(self)
-        self.expansion.plain.connect(self._draw_plain)
+        self.expansion = Expansion(self, self._draw_plain)
         self.breadcrumb, self.find_bar = self.expansion.breadcrumb, self.expansion.find_bar
 
         bar = QHBoxLayout()
@@ -92,11 +91,8 @@ class GraphTab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
-        layout.addWidget(self.find_bar)
-        layout.addWidget(self.breadcrumb)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.legend)
+        for widget in (self.find_bar, self.breadcrumb, self.view, self.problem, self.legend):
+            layout.addWidget(widget, 1 if widget is self.view else 0)
         self._step_keys = {QKeySequence(shortcut)[0].key(): self.actions[key]
                            for key, _, shortcut, _ in STEP_ACTIONS}
         self.view.installEventFilter(self)

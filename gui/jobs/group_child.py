@@ -15,7 +15,7 @@ from collections.abc import Generator, Iterator
 from itertools import accumulate, chain
 
 from gui.graph.grouped import renumbered
-from gui.graph.groups import THRESHOLD, GraphArrays, group_graph, initial_expansion
+from gui.graph.groups import THRESHOLD, GraphArrays, Grouping, group_graph, initial_expansion
 
 NODES_PER_SLICE = 5_000
 GROUP_FROM = THRESHOLD  # graphs this big or smaller are drawn node by node, as always
@@ -77,7 +77,10 @@ def program_arrays(program, order: list[int]) -> GraphArrays:
 
 def grouped_records(arrays: GraphArrays, budget: int) -> Iterator[tuple]:
     """The records of `group_pieces` for `arrays`."""
-    grouping = group_graph(arrays, GROUP_FROM)
+    try:
+        grouping = group_graph(arrays, GROUP_FROM)
+    except Exception:  # noqa: BLE001 - a graph the grouping cannot take is drawn ungrouped
+        grouping = Grouping.none(len(arrays))
     yield "order", array("q", grouping.order)
     arrays, grouping = renumbered(arrays, grouping)
     yield "grouping", grouping

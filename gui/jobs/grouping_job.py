@@ -9,7 +9,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from operator import is_
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gui.graph.groups.model import GraphArrays, Grouping
 from gui.jobs.group_child import NODES_PER_SLICE, group_pieces, pack_arrays_steps, unpack_parents
@@ -17,6 +17,7 @@ from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
 
 POLL_MS = 10
+BUSY_AFTER_MS = 500  # a grouping that takes longer shows a progress bar with Cancel
 READ_BUDGET_S = 0.008
 SLICE_S = 0.012
 
@@ -64,13 +65,20 @@ class GroupingFailed(RuntimeError):
 
 
 class GroupingJob(QObject):
-    """Groups one stepper's graph at a time: `grouped(Grouped)` or `failed(reason)`."""
+    """Groups one stepper's graph at a time: `grouped(Grouped)` or `failed(reason)`;
+    `busy(bool)` once it has run for BUSY_AFTER_MS, and at its end."""
 
     grouped = Signal(object)
     failed = Signal(str)
+    busy = Signal(bool)
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._busy_due = QTimer(self)  # one shot: a progress bar for a long grouping
+        self._busy_due.setSingleShot(True)
+        self._busy_due.setInterval(BUSY_AFTER_MS)
+        self._busy_due.timeout.connect(self._on_busy_due)
+        self._busy_shown = False
         self._task: SlicedTask | None = None
         self._worker: ProcessWorker | None = None
         self._records: deque = deque()
@@ -86,12 +94,25 @@ class GroupingJob(QObject):
         task.finished.connect(self._on_finished)
         task.errored.connect(self._on_errored)
         task.start()
+        self._busy_due.start()
 
     def cancel(self) -> None:
         if self._task is not None:
             task, self._task = self._task, None
             task.cancel()
         self._stop_worker()
+        self._not_busy()
+
+    @Slot()
+    def _on_busy_due(self) -> None:
+        self._busy_shown = True
+        self.busy.emit(True)
+
+    def _not_busy(self) -> None:
+        self._busy_due.stop()
+        if self._busy_shown:
+            self._busy_shown = False
+            self.busy.emit(False)
 
     def run_to_end(self, timeout_s: float = 300.0) -> None:
         if self._task is not None:
@@ -145,10 +166,12 @@ class GroupingJob(QObject):
     def _on_finished(self, grouped) -> None:
         self._task = None
         self._stop_worker()
+        self._not_busy()
         self.grouped.emit(grouped)
 
     @Slot(object)
     def _on_errored(self, error) -> None:
         self._task = None
         self._stop_worker()
+        self._not_busy()
         self.failed.emit(str(error))

@@ -82,15 +82,7 @@ class WindowMenus:
             "instead of writing it into its operation (× 1.2)")
         self.constants_action.toggled.connect(self._on_constants)
         view.addAction(self.constants_action)
-        view.addSeparator()
-        groups = self.graph_tab.expansion.actions
-        for key in ("find", "expand", "collapse"):
-            view.addAction(groups[key])
-        levels = view.addMenu("Expand to &level")
-        for key, action in groups.items():
-            if key.startswith("level"):
-                levels.addAction(action)
-        view.addSeparator()
+        self._group_menu(view)
         view.addAction(self.editor_dock.toggleViewAction())
         view.addAction(self.inspector_dock.toggleViewAction())
         view.addSeparator()
@@ -100,3 +92,15 @@ class WindowMenus:
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1")
         self._action(help_menu, "&About", self.show_about)
+
+    def _group_menu(self, view) -> None:
+        """A grouped graph's entries in View: find, open, close, expand to level N."""
+        view.addSeparator()
+        groups = self.graph_tab.expansion.actions
+        for key in ("find", "expand", "collapse"):
+            view.addAction(groups[key])
+        levels = view.addMenu("Expand to &level")
+        for key, action in groups.items():
+            if key.startswith("level"):
+                levels.addAction(action)
+        view.addSeparator()

@@ -112,9 +112,15 @@ def test_wait_for_layout_draws_the_graph_before_it_returns(window):
 
 
 def test_a_long_layout_shows_a_progress_bar_whose_cancel_stops_it(window, qtbot):
+    # a graph loaded as Values (as debug() loads it) is grouped, then drawn, in children
+    from engine.core.value import topological_order
+    from tests.graph_models import micrograd_mlp
+    from tests.gui.grouped_models import program_of, stepper_of
+
+    loss = micrograd_mlp(100).loss
+    nodes = topological_order(loss)
     tab = window.graph_tab
-    assert window.build(chain(LINES))
-    assert window.wait_for_build()
+    window.session.load_prepared(program_of(nodes), stepper_of(loss, nodes))
     qtbot.waitUntil(window.cancel_layout.isVisible, timeout=5_000)  # after half a second
     assert window.progress.isVisible()
     window.cancel_layout.click()

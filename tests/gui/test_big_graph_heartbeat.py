@@ -14,7 +14,7 @@ from tests.gui.test_background_layout import Heartbeat
 
 
 def test_a_65000_node_graph_opens_expands_and_steps_without_a_gap(window, qtbot):
-    loss = micrograd_mlp(100)[0]
+    loss = micrograd_mlp(100).loss
     nodes = topological_order(loss)
     assert len(nodes) == 65_818
     program, stepper = program_of(nodes), stepper_of(loss, nodes)  # the user's side

@@ -13,7 +13,7 @@ from tests.graph_models import graph_of, microgpt_step, micrograd_mlp
 
 @pytest.fixture(scope="module", params=["mlp", "gpt"])
 def grouped(request):
-    root = micrograd_mlp(8)[0] if request.param == "mlp" else microgpt_step(positions=3)[0]
+    root = micrograd_mlp(8).loss if request.param == "mlp" else microgpt_step(positions=3).loss
     nodes, roles = graph_of(root)
     arrays = arrays_of(nodes, roles)
     grouping = group_graph(arrays, threshold=100)

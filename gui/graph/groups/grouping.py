@@ -15,6 +15,7 @@ import heapq
 from engine._gc import collector_paused
 from gui.graph.groups.model import GraphArrays, Group, Grouping
 from gui.graph.groups.names import name_drafts, path_parts, path_prefixes
+from gui.graph.groups.patterns import broadcasts, layer_drafts
 from gui.graph.groups.repetition import chunk_stacks, stack_drafts
 from gui.graph.groups.spine import spine_plan
 from gui.graph.groups.structure import Draft, regions_of, structure_drafts
@@ -36,8 +37,10 @@ def group_graph(arrays: GraphArrays, threshold: int = THRESHOLD) -> Grouping:
 def _group(arrays: GraphArrays) -> Grouping:
     n = len(arrays)
     regions = regions_of(arrays)
-    drafts, gnode = structure_drafts(arrays, regions, spine_plan(arrays, regions))
+    drafts, gnode = structure_drafts(arrays, regions, spine_plan(arrays, regions),
+                                     broadcasts(arrays, regions))
     members = _members(drafts, gnode)
+    layer_drafts(arrays, regions.consumers, drafts, members)
     stack_drafts(arrays, regions.consumers, drafts, members)
     chunk_stacks(drafts, regions.consumers, members)
     loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
@@ -70,12 +73,14 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
     for k, d in enumerate(drafts):
         kids.setdefault(d.parent, []).append(k)
     for d in drafts:  # an instance is named below, its stack by its first instance
-        if d.kind in ("structure", "stack"):
+        if d.kind == "structure" and not d.outputs:
             d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
     for s, d in enumerate(drafts):
         if d.kind != "stack" or (d.parent >= 0 and drafts[d.parent].kind == "stack"):
             continue
         instances = _instances(s, drafts, kids)
+        model = drafts[instances[0]]
+        d.title = model.title if model.outputs else describe.describe(model.root)
         names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
         unique = len(set(names)) == len(names) and all(names)
         for k, g in enumerate(instances):
@@ -100,7 +105,7 @@ def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> Non
         inside = _instances(g, drafts, kids)
         ks = [number[i] for i in inside]
         span = f" (#{min(ks)}–#{max(ks)})" if g != s else ""
-        drafts[g].title = f"{drafts[g].title} × {len(inside)}{span}"
+        drafts[g].title = f"{drafts[s].title} × {len(inside)}{span}"
         todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
 
 
@@ -184,7 +189,7 @@ def _level_order(arrays: GraphArrays, drafts: list[Draft], gnode: list[int],
         items[g].append(i)
     kahn = [everywhere] * (m + 1)  # by level g, kahn[-1] the top level's
     for d in drafts:
-        if d.kind == "stack":
+        if d.kind == "stack" or d.outputs:  # several exits: its key alone may not do
             kahn[d.parent] = True
     edges: dict[int, list[tuple[int, int]]] = {g: [] for g in range(-1, m) if kahn[g]}
     for c, parents in enumerate(arrays.parents):

@@ -118,6 +118,7 @@ class Draft:
     title: str = ""
     chain: bool = False  # a structure group of a chain's links only
     room: int = 0        # how many nodes it holds (a structure group's, when made)
+    outputs: bool = False  # a softmax's or rmsnorm's outputs: several exits, titled
 
 
 MIN_REGION = 3   # a region of one or two nodes is shown as its nodes
@@ -126,13 +127,14 @@ CHAIN_MIN = 4    # a chain of this many links, a quarter of its region or less, 
 MAX_DEPTH = 16   # regions nested deeper than this are shown inside the 16th
 
 
-def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None
+def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=None
                      ) -> tuple[list[Draft], list[int]]:
     """The regions worth a box, as drafts, and each node's innermost draft (-1 for none).
 
     Visited from the output back, a region is a group unless it is trivial (under
     MIN_REGION nodes) or adds nothing to the group it would sit in (ADDS_NOTHING).
-    `plan` (a spine.SpinePlan) puts the slices of a nested repetition into stacks."""
+    `plan` (a spine.SpinePlan) puts the slices of a nested repetition into stacks,
+    `patterns` (a patterns.Broadcasts) softmaxes and rmsnorms into one group each."""
     n = len(arrays)
     head, parent, size = regions.head, regions.parent, regions.size
     links = [0] * n
@@ -143,6 +145,7 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None
     below = [-1] * (n + 1)  # the draft a head's tree children go into
     gnode = [-1] * n
     stacks: dict[int, int] = {}  # a spine run's stack draft
+    made: dict[int, int] = {}  # a pattern's draft
 
     def add(kind: str, parent_draft: int, root: int, room: int, chain: bool = False) -> int:
         drafts.append(Draft(kind, parent_draft, root, chain=chain, room=room))
@@ -157,6 +160,13 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None
         enclosing = below[parent[v]]
         if plan is not None and v in plan.after:
             enclosing = drafts[stacks[plan.after[v]]].parent
+        if patterns is not None and v in patterns.member:
+            k = patterns.member[v]
+            if k not in made:  # met at its last node, before any other
+                made[k] = add("structure", enclosing, patterns.shared[k], patterns.size[k])
+                drafts[made[k]].title = patterns.titles[k]
+                drafts[made[k]].outputs = True
+            enclosing = made[k]
         room = drafts[enclosing].room if enclosing >= 0 else n
         if plan is not None and v in plan.cuts:
             run = plan.cuts[v]
@@ -166,7 +176,8 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None
         elif plan is not None and v in plan.inside:
             pass
         elif size[v] >= MIN_REGION and _adds(room, size[v]) and (
-                enclosing < 0 or depth[enclosing] + 1 < MAX_DEPTH):
+                enclosing < 0 or depth[enclosing] + 1 < MAX_DEPTH) and not _weighs(
+                arrays, regions, v):
             enclosing = add("structure", enclosing, v, size[v])
         below[v] = box = enclosing
         room = drafts[box].room if box >= 0 else n
@@ -178,3 +189,18 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None
 def _adds(room: int, size: int) -> bool:
     # a group of `size` inside one of `room` nodes shows something more
     return room - size > max(ADDS_NOTHING, room // 100)
+
+
+def _weighs(arrays: GraphArrays, regions: Regions, v: int) -> bool:
+    """True if v only weighs one region by a named leaf (the next layer's w · relu(…)):
+    the region it weighs is the piece a reader knows, not v's."""
+    ps = arrays.parents[v]
+    if len(ps) != 2 or regions.head[v] != v:
+        return False
+    for leaf, u in (ps, ps[::-1]):
+        if not arrays.parents[leaf] and arrays.labels[leaf] and arrays.parents[u] \
+                and regions.parent[u] == v and regions.head[u] == u:
+            inside = 1 if regions.parent[leaf] == v else 0
+            return regions.size[v] - regions.size[u] == 1 + inside
+    return False
+

@@ -18,9 +18,10 @@ def short_name(label: str) -> str:
     if parts is None:
         return label
     k = len(parts) - 1
-    while k > 0 and parts[k].startswith("["):
+    while k > 0 and parts[k].startswith("[") and parts[k][1] not in "'\"":
         k -= 1
-    return parts[k].lstrip(".") + "".join(parts[k + 1:])
+    last = parts[k][2:-2] if parts[k].startswith("[") else parts[k].lstrip(".")
+    return last + "".join(parts[k + 1:])
 
 
 class Describer:
@@ -48,21 +49,23 @@ class Describer:
         return short_name(label) if label else "c"
 
     def chain(self, v: int) -> str:
+        """A chain of + as Σ of its terms (its unnamed constants, micrograd's 0, left
+        unsaid), a chain of * as Π; a product of three or fewer as it is written."""
         terms = self.terms(v)
-        op, parents = self.arrays.ops, self.arrays.parents
-        sign, word = ("Σ", "terms") if op[v] == _ADD else ("Π", "factors")
+        op, parents, labels = self.arrays.ops, self.arrays.parents, self.arrays.labels
         if op[v] == _ADD and len(terms) >= 2 and all(op[t] == _EXP for t in terms):
             return f"Σ exp ({len(terms)})"
-        if op[v] == _MUL and len(terms) < 3:
-            return self.binary(v, 1)
-        named = [t for t in terms if not parents[t] and self.arrays.labels[t]]
-        if len(named) > _NAMED_TERMS or len(named) == len(terms):
-            named = []
-        rest = len(terms) - len(named) - sum(1 for t in terms if not parents[t]
-                                              and not self.arrays.labels[t])
-        text = f"{sign} {rest} {word}"
-        joiner = " + " if op[v] == _ADD else " · "
-        return text + "".join(joiner + self.leaf(t) for t in named)
+        if op[v] == _MUL and len(terms) <= 3:
+            return self.binary(v, 2)
+        results = sum(1 for t in terms if parents[t])
+        named = [t for t in terms if not parents[t] and labels[t]]
+        if len(named) > _NAMED_TERMS or not results:
+            results, named = results + len(named), []
+        if not results:
+            results = len(terms)
+        sign, word, joiner = (("Σ", "terms", " + ") if op[v] == _ADD
+                              else ("Π", "factors", " · "))
+        return f"{sign} {results} {word}" + "".join(joiner + self.leaf(t) for t in named)
 
     def binary(self, v: int, budget: int) -> str:
         a, b = self.arrays.parents[v]
@@ -108,7 +111,7 @@ class Describer:
         if not parents:
             return self.leaf(v)
         if (k := self.softmax_size(v)) or (k := self.rms_size(v)):
-            return f"softmax({k})" if op == _DIV else f"rmsnorm({k})"
+            return f"softmax({k})" if op == _DIV else f"1/rms({k})"
         if op in (_ADD, _MUL) and self.terms(v) != list(parents):
             return self.chain(v)
         if len(parents) == 1:

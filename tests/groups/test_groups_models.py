@@ -1,0 +1,184 @@
+"""The groups of the networks a learner builds: micrograd's demo MLP (on 3 points, and
+once on 100) and a microgpt training step, each checked against what the model's own
+objects say its pieces are (a neuron's parameters, a sample's nodes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.value import topological_order
+from gui.graph.groups import (
+    THRESHOLD,
+    Grouping,
+    arrays_of,
+    expansion_to_level,
+    group_graph,
+    initial_expansion,
+    shown_units,
+)
+from tests.graph_models import graph_of, microgpt_step, micrograd_mlp
+from tests.groups.checks import check_grouping
+
+
+def _grouped(built):
+    nodes, roles = graph_of(built.loss)
+    arrays = arrays_of(nodes, roles)
+    index = {id(v): i for i, v in enumerate(nodes)}
+    return arrays, group_graph(arrays), index
+
+
+def _members(grouping: Grouping, g) -> set[int]:
+    return set(grouping.order[g.first:g.last])
+
+
+def _reach(values, index) -> set[int]:
+    return {index[id(v)] for root in values for v in topological_order(root)}
+
+
+def _own(root, others, index) -> set[int]:
+    """The nodes `root` depends on that none of `others` does."""
+    return _reach([root], index) - _reach(others, index)
+
+
+@pytest.fixture(scope="module")
+def mlp3():
+    built = micrograd_mlp(3)
+    return (built, *_grouped(built))
+
+
+def test_the_small_mlp_is_grouped_and_every_group_is_convex(mlp3):
+    built, arrays, grouping, _ = mlp3
+    assert len(arrays) > THRESHOLD
+    check_grouping(arrays, grouping)
+
+
+def test_the_shared_parameters_are_grouped_by_layer_and_neuron(mlp3):
+    built, arrays, grouping, index = mlp3
+    by_title = {g.title: g for g in grouping.groups if g.kind == "names"}
+    model = by_title["model"]
+    assert model.parent == -1
+    assert _members(grouping, model) == {index[id(p)] for p in built.model.parameters()}
+    for k, layer in enumerate(built.model.layers):
+        for j, neuron in enumerate(layer.neurons):
+            name = f"model.layers[{k}].neurons[{j}]"
+            assert _members(grouping, by_title[name]) == {index[id(p)]
+                                                          for p in neuron.parameters()}
+        if len(layer.neurons) > 1:  # a layer of one neuron is merged into the neuron
+            group = by_title[f"model.layers[{k}]"]
+            assert group.parent == model.id
+            assert [grouping.groups[c].title for c in group.children] == [
+                f"model.layers[{k}].neurons[{j}]" for j in range(len(layer.neurons))]
+
+
+def test_the_samples_are_one_stack_of_instances_named_by_their_inputs(mlp3):
+    built, arrays, grouping, index = mlp3
+    stacks = [g for g in grouping.groups if g.kind == "stack"]
+    assert len(stacks) == 1
+    stack = stacks[0]
+    points = len(built.inputs)
+    assert stack.instances == points and stack.title.endswith(f"× {points}")
+    reg = built.loss.parents[1]  # data loss + reg loss
+    for s, child in enumerate(stack.children):
+        instance = grouping.groups[child]
+        assert (instance.kind, instance.title) == ("instance", f"inputs[{s}]")
+        others = [loss for t, loss in enumerate(built.losses) if t != s] + [reg]
+        assert _members(grouping, instance) == _own(built.losses[s], others, index)
+
+
+def test_each_neuron_of_each_sample_is_a_region_titled_by_what_it_computes(mlp3):
+    built, arrays, grouping, index = mlp3
+    by_members = {frozenset(_members(grouping, g)): g for g in grouping.groups}
+    params = [p for p in built.model.parameters()]
+    for s, (layer0, layer1, _) in enumerate(built.layers):
+        for out in layer0:
+            group = by_members[frozenset(_own(out, params + built.inputs[s], index))]
+            assert group.title == f"relu(Σ {len(built.inputs[s])} terms + b)"
+        for out in layer1:
+            group = by_members[frozenset(_own(out, params + layer0, index))]
+            assert group.title == f"relu(Σ {len(layer0)} terms + b)"
+            assert group.members == 2 * len(layer0) + 1  # its products, sums and relu
+
+
+def test_what_opens_first_fits_the_screen_and_levels_open_in_turn(mlp3):
+    built, arrays, grouping, _ = mlp3
+    assert shown_units(grouping, set()) < 10
+    expanded = initial_expansion(grouping, budget=60)
+    assert 10 <= shown_units(grouping, expanded) <= 60
+    for g in grouping.top():  # a top group is open unless opening it is too much
+        assert g in expanded or shown_units(grouping, expanded | {g}) > 60
+    assert len(set(grouping.top()) & expanded) >= 2
+    for g in expanded:  # breadth first: everything around an open group is open
+        assert all(a in expanded for a in grouping.ancestors(grouping.order[
+            grouping.groups[g].first]) if grouping.depth(a) < grouping.depth(g))
+    assert expansion_to_level(grouping, 0) == set()
+    assert expansion_to_level(grouping, 1) == set(grouping.top())
+    assert expansion_to_level(grouping, 99) == {g.id for g in grouping.groups}
+    assert initial_expansion(grouping, budget=len(arrays)) == {g.id for g in grouping.groups}
+
+
+def test_the_100_point_mlp_is_a_stack_of_100_samples():
+    built = micrograd_mlp(100)
+    arrays, grouping, index = _grouped(built)
+    assert len(arrays) == 65_818
+    check_grouping(arrays, grouping, convex=False)  # brute force is for smaller graphs
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    assert stack.instances == 100 and stack.title.endswith("× 100")
+    assert [grouping.groups[c].title for c in stack.children] == [
+        f"inputs[{s}]" for s in range(100)]
+    reg = built.loss.parents[1]
+    for s in (0, 57, 99):
+        others = [loss for t, loss in enumerate(built.losses) if t != s] + [reg]
+        assert _members(grouping, grouping.groups[stack.children[s]]) == _own(
+            built.losses[s], others, index)
+    model = next(g for g in grouping.groups if g.title == "model")
+    assert model.members == len(built.model.parameters())
+    assert shown_units(grouping, initial_expansion(grouping)) <= 60
+
+
+@pytest.fixture(scope="module")
+def gpt():
+    built = microgpt_step(positions=4, vocab=11, n_embd=8, n_head=2)
+    return (built, *_grouped(built))
+
+
+def test_the_gpt_step_is_grouped_and_every_group_is_convex(gpt):
+    built, arrays, grouping, _ = gpt
+    assert len(arrays) > THRESHOLD
+    check_grouping(arrays, grouping)
+    assert shown_units(grouping, set()) <= 40
+
+
+def test_each_positions_loss_is_a_region_of_its_softmax(gpt):
+    built, arrays, grouping, index = gpt
+    vocab = len(built.model["wte"])
+    found = [g for g in grouping.groups if g.title == f"neg(log(softmax({vocab})))"]
+    assert len(found) == len(built.losses)
+    for loss in built.losses:
+        others = [o for o in built.losses if o is not loss]
+        assert frozenset(_own(loss, others, index)) in {frozenset(_members(grouping, g))
+                                                        for g in found}
+
+
+def test_attention_softmaxes_and_rmsnorms_are_groups_stacked_where_alike(gpt):
+    built, arrays, grouping, _ = gpt
+    titles = [g.title for g in grouping.groups]
+    positions, heads = len(built.losses), 2
+    for p in range(1, positions):  # at position p a head attends to p + 1 positions
+        assert f"softmax({p + 1}) × {heads}" in titles  # the heads, alike, stacked
+    embd = len(built.model["wte"][0])
+    said = {g.id: g.title if g.kind != "instance" else grouping.groups[g.parent].title
+            for g in grouping.groups}
+    rms = [g for g in grouping.groups if g.kind != "stack"
+           and said[g.id].startswith(f"rmsnorm({embd})")]
+    assert len(rms) == 3 * positions  # before the layer, its attention and its MLP
+    # x·x, the sum's links (sum starts from 0), ÷ N, + ε, ^-0.5 and x·scale
+    assert all(g.members == embd + embd + 3 + embd for g in rms)
+
+
+def test_the_keys_and_values_of_the_earlier_positions_are_one_stack(gpt):
+    built, arrays, grouping, _ = gpt
+    embd = len(built.model["wte"][0])
+    stack = [g for g in grouping.groups if g.kind == "stack" and g.title.startswith(
+        f"layer({embd} → {2 * embd})")]
+    # every position's keys and values but the last's, which only the last one reads
+    assert len(stack) == 1 and stack[0].instances == len(built.losses) - 1

@@ -1,0 +1,143 @@
+"""The grouping's promises on random graphs: every group convex (by brute force), the
+groups laminar, the order topological with every group contiguous, and the quotient a
+DAG (networkx) for random choices of open groups."""
+
+from __future__ import annotations
+
+import networkx as nx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core import ops
+from gui.graph.groups import (
+    GraphArrays,
+    Grouping,
+    expansion_to_level,
+    fast_quotient,
+    group_graph,
+    group_unit,
+    initial_expansion,
+    quotient,
+    shown_units,
+)
+from tests.groups.checks import check_grouping, quotient_graph
+
+LABELS = ("", "", "m.a[0]", "m.a[1]", "m.b", "m.c[2].w[0]", "m.c[2].w[1]", "x[0][1]",
+          "x[1][0]", "d['k'][2]", "y")
+UNARY = (ops.TANH.name, ops.RELU.name, ops.EXP.name, ops.NEG.name)
+BINARY = (ops.ADD.name, ops.ADD.name, ops.MUL.name, ops.SUB.name)
+SEVERAL = ("layer(", "softmax(", "rmsnorm(")
+
+
+@st.composite
+def graphs(draw, most: int = 70) -> GraphArrays:
+    """A random graph shaped like a learner's: leaves, unary and binary ops leaning on
+    recent nodes, chains of +, copies of earlier blocks (repetition, with the leaves
+    outside the block shared) and one output that sums every result nobody uses."""
+    parents: list[tuple[int, ...]] = []
+    names: list[str] = []
+    for _ in range(draw(st.integers(1, 6))):
+        parents.append(())
+        names.append(draw(st.sampled_from(LABELS)))
+    opnames = [""] * len(parents)
+    while len(parents) < most:
+        i = len(parents)
+        kind = draw(st.sampled_from(("leaf", "unary", "binary", "binary", "copy", "chain")))
+        recent = st.integers(max(0, i - 10), i - 1)
+        anywhere = st.integers(0, i - 1)
+        if kind == "leaf":
+            parents.append(())
+            opnames.append("")
+            names.append(draw(st.sampled_from(LABELS)))
+        elif kind == "unary":
+            parents.append((draw(recent),))
+            opnames.append(draw(st.sampled_from(UNARY)))
+            names.append("")
+        elif kind == "binary":
+            parents.append((draw(recent), draw(st.one_of(recent, anywhere))))
+            opnames.append(draw(st.sampled_from(BINARY)))
+            names.append("")
+        elif kind == "chain":
+            terms = draw(st.lists(anywhere, min_size=2, max_size=6))
+            total = terms[0]
+            for t in terms[1:]:
+                parents.append((total, t))
+                opnames.append(ops.ADD.name)
+                names.append("")
+                total = len(parents) - 1
+        else:
+            # copies of a block: side by side (the same network on other data), or
+            # each fed the one before it where the block reads a result (layers)
+            start = draw(st.integers(0, i - 1))
+            end = draw(st.integers(start + 1, min(i, start + 12)))
+            chained = draw(st.booleans())
+            last = None
+            for _ in range(draw(st.integers(1, 4))):
+                base = len(parents)
+                for k in range(start, end):
+                    parents.append(tuple(
+                        p - start + base if start <= p < end
+                        else last if chained and last is not None and parents[p] else p
+                        for p in parents[k]))
+                    opnames.append(opnames[k])
+                    names.append(names[k] if not parents[k] else "")
+                last = len(parents) - 1
+    used = {p for ps in parents for p in ps}
+    sinks = [i for i in range(len(parents)) if i not in used]
+    total = sinks[0]
+    for s in sinks[1:]:
+        parents.append((total, s))
+        opnames.append(ops.ADD.name)
+        names.append("")
+        total = len(parents) - 1
+    roles = ["input" if not ps and name else "constant" if not ps else "intermediate"
+             for ps, name in zip(parents, names)]
+    roles[-1] = "output"
+    return GraphArrays(parents, opnames, names, roles, len(parents) - 1)
+
+
+@settings(max_examples=150)
+@given(graphs(), st.data())
+def test_every_group_is_convex_nested_and_contiguous_and_every_quotient_a_dag(arrays, data):
+    grouping = group_graph(arrays, threshold=0)
+    check_grouping(arrays, grouping)
+    ids = [g.id for g in grouping.groups]
+    chosen = set(data.draw(st.lists(st.sampled_from(ids), unique=True))) if ids else set()
+    for expanded in (set(), chosen, set(ids), initial_expansion(grouping, budget=12),
+                     expansion_to_level(grouping, 1)):
+        shown = quotient(arrays, grouping, expanded)
+        assert fast_quotient(arrays, grouping, expanded) == shown
+        assert len(shown.units) == shown_units(grouping, expanded)
+        graph = quotient_graph(shown)
+        assert nx.is_directed_acyclic_graph(graph)
+        at = {u: k for k, u in enumerate(shown.units)}
+        assert all(at[s] < at[t] for s, t, _ in shown.edges)
+        for g in grouping.groups:  # a shown group is closed, all round it open
+            if group_unit(g.id) in at:
+                assert g.id not in expanded
+                a = g.parent
+                while a >= 0:
+                    assert a in expanded
+                    a = grouping.groups[a].parent
+
+
+@settings(max_examples=100)
+@given(graphs())
+def test_regions_and_instances_have_one_exit(arrays):
+    """A structure group or an instance feeds the rest of the graph from one node, unless
+    it is a layer, a softmax or an rmsnorm (several outputs, said in its title)."""
+    grouping = group_graph(arrays, threshold=0)
+    for g in grouping.groups:
+        said = g.title if g.kind == "structure" else grouping.groups[g.parent].title
+        if g.kind in ("structure", "instance") and not said.startswith(SEVERAL):
+            members = set(grouping.order[g.first:g.last])
+            exits = {p for c in range(len(arrays)) if c not in members
+                     for p in arrays.parents[c] if p in members}
+            assert len(exits) <= 1, g.title
+
+
+@given(graphs(most=30))
+def test_a_graph_up_to_the_threshold_is_not_grouped(arrays):
+    grouping = group_graph(arrays, threshold=len(arrays))
+    assert grouping == Grouping.none(len(arrays))
+    assert grouping.order == list(range(len(arrays)))
