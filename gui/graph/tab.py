@@ -53,10 +53,10 @@ class GraphTab(QWidget):
         self.tidy = Tidy(self)
         # a large graph is laid out in a child process and drawn in slices
         self.background = BackgroundDrawing(self.tidy, self)
-        for signal, slot in ((self.background.drawn, self._on_drawn), (self.background.failed,
-                             self._on_not_drawn), (self.background.stage_changed,
-                             self._on_stage), (self.background.busy, self.busy)):
-            signal.connect(slot)
+        self.background.drawn.connect(self._on_drawn)
+        self.background.failed.connect(self._on_not_drawn)
+        self.background.stage_changed.connect(self._on_stage)
+        self.background.busy.connect(self.busy)
         self.timer = QTimer(self)  # Play: a step at the chosen speed
         self.timer.timeout.connect(self._on_tick)
         # a big graph grouped, drawn collapsed, opened a group at a time; Ctrl+F finds
@@ -65,11 +65,10 @@ class GraphTab(QWidget):
 
         bar = QHBoxLayout()
         self.actions = step_actions(self, bar)
-        self.actions["reset"].triggered.connect(self._on_reset)
-        self.actions["back"].triggered.connect(self._on_back)
-        self.actions["step"].triggered.connect(self._on_step)
+        for key, slot in (("reset", self._on_reset), ("back", self._on_back),
+                          ("step", self._on_step), ("end", self._on_end)):
+            self.actions[key].triggered.connect(slot)
         self.actions["play"].toggled.connect(self._on_play)
-        self.actions["end"].triggered.connect(self._on_end)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Speed:", self))
         self.speed, self.speed_label = speed_slider(self)
