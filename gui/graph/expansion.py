@@ -82,6 +82,7 @@ class Expansion(QObject):
         tab.view.double_clicked.connect(self.double_clicked)
         self.actions = group_actions(self, tab)
         tab.scene.selectionChanged.connect(self.update_breadcrumb)
+        tab.session.moved.connect(self.update_breadcrumb)  # where the current step is
         self.select_after = None             # a node found, to select once drawn
         self._redraw: SlicedTask | None = None  # a jump redrawn in slices
 
@@ -253,6 +254,7 @@ class Expansion(QObject):
         tab = self.tab
         scene = tab.scene
         self.shown = scene.shown
+        tab.view.graph_redrawn()
         scene.levels = levels
         if levels is not None:
             there = levels.set_expanded(scene.shown.expanded, scene.shown.quotient)

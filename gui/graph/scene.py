@@ -580,10 +580,12 @@ class GraphScene(QGraphicsScene):
         return records
 
     def _group_record(self, g: int) -> dict:
-        group = self.shown.groups[g]
+        """A collapsed group's record, as the export writes it (export.group_record):
+        its name, how many nodes it stands for and, for a stack, how many instances."""
+        from gui.graph.export import group_record  # noqa: PLC0415 - QtSvg, when exported
+
         rect = self.group_items[g].sceneBoundingRect().adjusted(0.5, 0.5, -0.5, -0.5)
-        return {"id": f"g{g}", "kind": "group", "label": group.title, "name": group.title,
-                "members": group.members, "instances": group.instances, "rect": rect}
+        return group_record(self.shown.groups[g], rect)
 
     def export_edges(self) -> list[dict]:
         """Every drawn edge: its ends' ids, its whole curve (a QPainterPath, no head) and

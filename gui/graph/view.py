@@ -52,6 +52,16 @@ class GraphView(QGraphicsView):
         self._labels_shown = not self.scene().large
         self.fit(readable=True)
 
+    def graph_redrawn(self) -> None:
+        """The graph was drawn again (a group opened or closed) at the same zoom: the
+        scroll bars reach all of it, and no fit is redone."""
+        bounds = self.scene().graph_rect()
+        self._auto_fit = None
+        self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN,
+                                          SCENE_MARGIN, SCENE_MARGIN))
+        self._labels_shown = not self.scene().large
+        self._update_labels()
+
     def scale_factor(self) -> float:
         return self.transform().m11()
 

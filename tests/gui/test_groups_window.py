@@ -40,6 +40,8 @@ def test_a_grouped_graph_opens_collapsed_with_a_box_per_top_group(window, qtbot)
     record = next(r for r in scene.export_nodes() if r["id"] == f"g{stack.id}")
     assert record["kind"] == "group" and record["instances"] == 4
     assert record["members"] == stack.members and record["name"] == "sample × 4"
+    g = graph_records(scene)  # the JSON keeps the group's record whole
+    assert next(n for n in g["nodes"] if n["id"] == f"g{stack.id}") == record
     assert scene.group_items[stack.id].texts()[1].startswith(f"× 4 · {stack.members:,} nodes")
 
 
