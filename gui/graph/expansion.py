@@ -35,6 +35,9 @@ def group_actions(expansion: Expansion, tab) -> dict[str, QAction]:
              expansion.collapse_selected),
             ("find", "&Find a node…", "Ctrl+F", "Find a node by name, opening what hides it",
              expansion.find_bar.open)]
+    rows.append(("group", "&Group big graphs", "Ctrl+Shift+G",
+                 "Draw a graph of over 500 nodes as groups of its model's pieces (on), or "
+                 "node by node (off)", expansion.set_enabled))
     rows += [(f"level{n}", f"Expand to level &{n}" if n else "Collapse &all groups", f"Alt+{n}",
               f"Show every group {n} levels deep open" if n else "Close every group",
               lambda checked=False, n=n: expansion.to_level(n)) for n in range(LEVELS)]
@@ -48,6 +51,8 @@ def group_actions(expansion: Expansion, tab) -> dict[str, QAction]:
         action.setStatusTip(tip)
         action.triggered.connect(slot)
         actions[key] = action
+    actions["group"].setCheckable(True)
+    actions["group"].setChecked(expansion.enabled)
     return actions
 
 
@@ -61,9 +66,11 @@ class Expansion(QObject):
     plain = Signal()
     reorder = Signal(object, object)
     status = Signal(str)
+    group_by_default = True  # View → Group big graphs, as a new window starts
 
     def __init__(self, tab, draw_plain):
         super().__init__(tab)
+        self.enabled = self.group_by_default  # False: every graph drawn node by node
         self.plain.connect(draw_plain)
         self.tab = tab
         self.job = GroupingJob(self)
@@ -98,6 +105,9 @@ class Expansion(QObject):
         """Draw `stepper`'s graph grouped if it is big enough: True if it is taken care
         of here (grouped now, or being grouped), False to draw it as it always was."""
         self.find_bar.set_names([v.label for v in stepper.forward_steps if v.label])
+        if not self.enabled:
+            self.shown = None
+            return False
         if self.shown is not None and self.shown.stepper is stepper:
             self.draw()  # the same stepper drawn again (constants as nodes, or folded)
             return True
@@ -117,6 +127,18 @@ class Expansion(QObject):
         self.status.emit(f"Grouping {len(stepper.forward_steps):,} nodes…")
         return True
 
+    @Slot(bool)
+    def set_enabled(self, on: bool) -> None:
+        """Group big graphs (True), or draw every graph node by node; the graph shown is
+        drawn again the new way."""
+        if on == self.enabled:
+            return
+        self.enabled = on
+        self.actions["group"].setChecked(on)
+        stepper = self.tab.session.stepper
+        if stepper is not None and len(stepper.forward_steps) > GROUP_FROM:
+            self.tab.session.loaded.emit()  # drawn again, as a new program is
+
     def give(self, grouped: Grouped) -> None:
         """A grouping found elsewhere (by the parse child, or a test): used for the
         stepper loaded next, or now, if it steps its nodes in its order."""
@@ -126,6 +148,10 @@ class Expansion(QObject):
         """About how many units the view shows at a readable size."""
         port = self.tab.view.viewport().size()
         return max(12, (max(port.width(), 640) // UNIT_W) * (max(port.height(), 400) // UNIT_H))
+
+    def parse_budget(self) -> int | None:
+        """`budget()` for a program being parsed, or None when big graphs are not grouped."""
+        return self.budget() if self.enabled else None
 
     @Slot(object)
     def _on_grouped(self, grouped: Grouped) -> None:

@@ -56,8 +56,9 @@ class ProgramBuild(QObject):
         self._records: deque = deque()  # what the parser sent, not yet replayed
         self._task: SlicedTask | None = None
         self.restepping = False  # the build running only makes a loaded program's stepper
-        self.budget: Callable[[], int] | None = None  # set: a big graph is grouped, to fit
-        # about this many units on screen at first
+        # set: a big graph is grouped as it is parsed, to fit about budget() units on
+        # screen at first (None from it: not grouped)
+        self.budget: Callable[[], int | None] | None = None
         self.grouped: Grouped | None = None  # the last build's grouping, if grouped
 
     @property
@@ -70,9 +71,9 @@ class ProgramBuild(QObject):
         self.restepping = False
         self._records = deque()
         self.grouped = None
+        budget = self.budget() if self.budget is not None else None
         worker = self._worker = ProcessWorker(parse_pieces, one_by_one=True, text=text,
-                                              group=self.budget is not None,
-                                              budget=self.budget() if self.budget else 0,
+                                              group=budget is not None, budget=budget or 0,
                                               interval_ms=POLL_MS,
                                               read_budget_s=READ_BUDGET_S, parent=self)
         worker.yielded.connect(self._on_record)

@@ -79,7 +79,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self._make_docks_and_status_bar()
         # a big program is parsed in a child process and built in slices
         self.program_build = ProgramBuild(lambda: self.session.builtin_engine, self)
-        self.program_build.budget = self.graph_tab.expansion.budget  # grouped as it parses
+        self.program_build.budget = self.graph_tab.expansion.parse_budget  # grouped as parsed
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
         self.session.restep = self._restep
         self.disposal = Disposal(self)  # old programs let go of a slice at a time

@@ -97,7 +97,7 @@ class WindowMenus:
         """A grouped graph's entries in View: find, open, close, expand to level N."""
         view.addSeparator()
         groups = self.graph_tab.expansion.actions
-        for key in ("find", "expand", "collapse"):
+        for key in ("group", "find", "expand", "collapse"):
             view.addAction(groups[key])
         levels = view.addMenu("Expand to &level")
         for key, action in groups.items():

@@ -55,7 +55,7 @@ def _rounded(x) -> bool:
 def test_export_json_shape_with_constants_as_nodes(tmp_path, capsys):
     out = _export(tmp_path, capsys, "--constants", "nodes")
     graph = json.loads(out.read_text(encoding="utf-8"))
-    assert set(graph) == {"nodes", "edges"}
+    assert set(graph) == {"nodes", "edges", "values"}
     program, stepper, constants = _neuron()
     nodes = {n["id"]: n for n in graph["nodes"]}
     assert len(nodes) == len(graph["nodes"])  # ids are unique
@@ -158,3 +158,52 @@ def test_export_leaves_the_app_usable(window, tmp_path, capsys):
     window.session.run_to_end()
     graph = graph_records(window.graph_tab.scene)
     assert {n["label"] for n in graph["nodes"] if n["kind"] == "value"} >= {"a", "b"}
+
+
+def test_export_values_lists_every_named_leaf_after_the_steps_taken(tmp_path, capsys):
+    program, stepper, _ = _neuron()
+    n_forward = len(stepper.forward_steps)
+    for steps in (0, n_forward + 4, 10**9):
+        out = _export(tmp_path, capsys, "--steps", str(steps), name=f"v{steps}.json")
+        values = json.loads(out.read_text(encoding="utf-8"))["values"]
+        assert {v["name"] for v in values} == set(program.inputs)
+        assert len(values) == len(program.inputs)
+        stepper.seek(steps)  # the same program stepped as far: the same numbers
+        for v in values:
+            leaf = program.inputs[v["name"]]
+            assert set(v) == {"name", "value", "grad"}
+            assert v["value"] == leaf.data and v["grad"] == leaf.grad
+        if steps == 0:
+            assert all(v["grad"] == 0.0 for v in values)
+    fresh = parse(NEURON.read_text(encoding="utf-8"))
+    fresh.output.backward()  # at the end, backward()'s own gradients
+    assert {v["name"]: v["grad"] for v in values} == {
+        name: leaf.grad for name, leaf in fresh.inputs.items()}
+
+
+def test_a_group_is_exported_with_its_name_members_and_instances(window):
+    from PySide6.QtCore import QRectF
+
+    from gui.graph.export import graph_records, group_record
+    from gui.graph.groups.model import Group
+
+    stack = Group(3, "stack", "inputs", -1, [4, 5], [], 1200, instances=100)
+    record = group_record(stack, QRectF(10.004, 20.0, 120.5, 40.25), label="inputs × 100")
+    assert record == {"id": "g3", "kind": "group", "label": "inputs × 100",
+                      "box": [10.0, 20.0, 120.5, 40.25], "name": "inputs",
+                      "members": 1200, "instances": 100}
+    neuron = Group(7, "structure", "relu(Σ 16 terms + b)", 3, [], [1, 2], 34)
+    assert group_record(neuron, QRectF(0, 0, 1, 1), "n7")["instances"] == 0
+    assert group_record(neuron, QRectF(0, 0, 1, 1), "n7")["label"] == "relu(Σ 16 terms + b)"
+    # a scene that exports a group's record as it is: kept so, beside the others
+    assert window.build("a = 2\nb = a*a")
+    scene = window.graph_tab.scene
+    drawn = scene.export_nodes
+    scene.export_nodes = lambda: [*drawn(), record]
+    try:
+        graph = graph_records(scene)
+    finally:
+        del scene.export_nodes
+    assert graph["nodes"][-1] == record
+    assert [n["kind"] for n in graph["nodes"][:-1]] == [n["kind"] for n in drawn()]
+    assert graph["values"] == [{"name": "a", "value": 2.0, "grad": 0.0}]
