@@ -157,3 +157,41 @@ def test_the_phase_says_the_level_and_the_view_follows_into_a_group(window, qtbo
     assert tab.view.step_items()[0] is scene.group_items[second]
     tab.actions["back"].trigger()
     assert stepper.position == grouping.groups[first].last
+
+
+def test_micrograds_mlp_opens_grouped_and_its_collapsed_drawing_is_clean(window, qtbot):
+    from engine.core.value import topological_order
+    from tests.graph_models import micrograd_mlp
+    from tests.gui.grouped_models import program_of, stepper_of
+
+    loss = micrograd_mlp(8).loss
+    nodes = topological_order(loss)
+    assert len(nodes) > 5_000
+    window.session.load_prepared(program_of(nodes), stepper_of(loss, nodes))
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: tab.scene.shown is not None and not tab.laying_out
+                    and not window.building, timeout=120_000)
+    scene = tab.scene
+    kinds = {scene.shown.groups[g].kind for g in scene.group_items}
+    assert kinds & {"stack", "instance"}  # the 8 samples: a stack, or opened to them
+    tab.actions["end"].trigger()  # every edge labelled
+    g = graph_records(scene)
+    assert sum(n["kind"] == "group" for n in g["nodes"]) == len(scene.group_items)
+    assert edges_through_boxes(g) == []
+    assert overlapping_boxes(g) == []
+    assert overlapping_labels(g) == []
+
+
+def test_a_big_program_is_grouped_as_it_is_parsed_and_stepped_once(window, qtbot):
+    from benchmarks.build_gaps import chain_program
+
+    loads = []
+    window.session.loaded.connect(lambda: loads.append(window.session.stepper))
+    assert window.build(chain_program(30_000))
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not window.building and tab.scene.shown is not None
+                    and not tab.laying_out, timeout=120_000)
+    assert len(loads) == 1  # made in the grouping's order: never made again
+    shown = tab.scene.shown
+    assert shown.stepper is loads[0] and shown.grouping.groups
+    assert len(shown.quotient.units) < 200 < len(loads[0].forward_steps)
