@@ -195,3 +195,19 @@ def test_a_big_program_is_grouped_as_it_is_parsed_and_stepped_once(window, qtbot
     shown = tab.scene.shown
     assert shown.stepper is loads[0] and shown.grouping.groups
     assert len(shown.quotient.units) < 200 < len(loads[0].forward_steps)
+
+
+def test_waiting_for_the_build_and_the_layout_leaves_the_grouped_picture(window):
+    """What draw() and export wait for: grouped, stepped again in its order, drawn."""
+    from engine.core.value import topological_order
+    from tests.graph_models import micrograd_mlp
+    from tests.gui.grouped_models import program_of, stepper_of
+
+    loss = micrograd_mlp(8).loss
+    nodes = topological_order(loss)
+    window.session.load_prepared(program_of(nodes), stepper_of(loss, nodes))
+    assert window.wait_for_build()
+    assert window.graph_tab.wait_for_layout()
+    scene = window.graph_tab.scene
+    assert scene.shown is not None and scene.stepper is window.session.stepper
+    assert scene.group_items and scene.levels is not None
