@@ -13,7 +13,7 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gui.graph.layout import layered_layout
+from gui.graph.layout import layered_layout, rank
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
 from gui.graph.levels import LevelSteps
 from gui.graph.scene import GraphScene
@@ -26,9 +26,29 @@ READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
 SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
 LAYOUT, DRAWING = "layout", "drawing"
-# a grouped picture of at most this many nodes and edges is laid out here, in one slice
-# of the window's thread (a few tens of ms); a bigger one in the layout's child
-INLINE_LAYOUT = 500
+# a grouped picture of at most this many nodes and virtual nodes is laid out here, in one
+# slice of the window's thread (a few tens of ms); a bigger one in the layout's child
+INLINE_LAYOUT = 800
+EDGE_BUDGET = 1_500  # more edges than this in a grouped picture close its parameters' groups
+
+
+def _layout_size(spec) -> int:
+    """About how much the layout has to place: the nodes and, for each edge, one virtual
+    node per layer it crosses (what its time grows with)."""
+    ranks = rank(len(spec.sizes), spec.edges)
+    return len(spec.sizes) + sum(ranks[v] - ranks[u] for u, v, _ in spec.edges)
+
+
+def _readable(shown):
+    """`shown`, or if its picture has more than EDGE_BUDGET edges with parameters' groups
+    open, the same with those closed: the parameters of a layer fan out to every sample
+    opened (100 samples × 48 neurons' parameters: 8,000 edges, and seconds of layout)."""
+    names = {g for g in shown.expanded if shown.groups[g].kind == "names"}
+    if len(shown.quotient.edges) <= EDGE_BUDGET or not names:
+        return shown
+    fewer = shown.opened(shown.expanded - names)
+    yield from fewer.quotient_steps()
+    return fewer
 
 
 class LayoutFailed(RuntimeError):
@@ -155,9 +175,10 @@ class BackgroundDrawing(QObject):
             if expanded is not None:
                 shown = shown.opened(expanded)
             yield from shown.quotient_steps()
+            shown = yield from _readable(shown)
             spec = quotient_spec(shown, roles, folded)
             yield
-            if len(spec.ids) + len(spec.edges) <= INLINE_LAYOUT:
+            if _layout_size(spec) <= INLINE_LAYOUT:
                 drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
             else:
                 packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)

@@ -141,6 +141,8 @@ class GroupingJob(QObject):
                                          or "the grouping process ended without an answer")
                 else:
                     yield WAIT
+            while not worker.done:  # it ends by itself: ending it would wait for that
+                yield WAIT
             self._stop_worker()
             return (yield from grouped_steps(stepper.output, nodes, answer,
                                              lambda v: roles.get(v, "intermediate")))
