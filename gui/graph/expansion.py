@@ -167,6 +167,12 @@ class Expansion(QObject):
         self.status.emit("Grouped: preparing the steps in the groups' order…")
         self.reorder.emit(session.program, grouped.nodes)
 
+    def reference(self, stepper) -> list | None:
+        """topological_order's order of `stepper`'s graph when it walks a grouping's
+        (what its gradients' sums keep to), if known; None otherwise."""
+        grouped = self._grouped
+        return grouped.reference if grouped is not None and grouped.fits(stepper) else None
+
     @Slot(str)
     def _on_failed(self, reason: str) -> None:
         self._grouped = None

@@ -324,7 +324,7 @@ class LevelSteps:
             return ""
         paths = "path" if s.paths == 1 else "paths"
         of = f"{s.sent} of {s.paths}" if s.sent < s.paths else f"{s.paths}"
-        return f"Σ {number(s.total)} ({of} {paths})"
+        return f"Σ {number(s.total, 4)} ({of} {paths})"  # as the edges' labels: 4 digits
 
     # -- lookups --------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ class Grouped:
     arrays: GraphArrays
     grouping: Grouping
     expanded: set[int]
+    reference: list | None = None  # topological_order's order of the nodes, if known
 
     def fits(self, stepper) -> bool:
         """Whether `stepper` steps these nodes in this order."""
@@ -144,8 +145,10 @@ class GroupingJob(QObject):
             while not worker.done:  # it ends by itself: ending it would wait for that
                 yield WAIT
             self._stop_worker()
-            return (yield from grouped_steps(stepper.output, nodes, answer,
-                                             lambda v: roles.get(v, "intermediate")))
+            grouped = yield from grouped_steps(stepper.output, nodes, answer,
+                                               lambda v: roles.get(v, "intermediate"))
+            grouped.reference = nodes  # the order it was stepped in: topological_order's
+            return grouped
         finally:
             self._stop_worker()
 

@@ -82,14 +82,16 @@ class ProgramBuild(QObject):
         worker.start()
         self.progress.emit(f"Parsing {len(text):,} characters…")
 
-    def restep(self, program: Program, forward_steps: list | None = None) -> None:
+    def restep(self, program: Program, forward_steps: list | None = None,
+                reference: list | None = None) -> None:
         """Make `program`'s stepper again (for the session's engine, read now), a slice
         at a time, ending any build still running; `finished` as for a build.
-        `forward_steps`: the program's topological order, if known (a stepper has it)."""
+        `forward_steps`: the order to walk the program in, if known (a stepper has it);
+        `reference`: topological_order's, if another (a grouping's order was given)."""
         self.cancel()
         self.restepping = True
         self._run(self._stepper_stages(program, f"{len(program.values):,} nodes",
-                                       forward_steps))
+                                       forward_steps, reference))
         self.progress.emit("Preparing the steps…")
 
     def cancel(self) -> None:
@@ -186,23 +188,28 @@ class ProgramBuild(QObject):
         for done in values_in_slices(instructions, labels, {}, values, NODES_PER_SLICE):
             yield f"Building the graph: {done:,} of {n:,} nodes…"
         program = Program(text, instructions, values, names, output_index, output_name)
-        forward_steps = list(map(values.__getitem__, order))
+        forward_steps = reference = list(map(values.__getitem__, order))
         if grouped:  # stepped in the grouping's order: each group's steps are one run
             inputs = set(program.inputs.values())
             self.grouped = yield from grouped_steps(program.output, forward_steps, grouped,
                                                     lambda v: _role(v, inputs))
             self.grouped.arrays.roles[-1] = "output"
+            self.grouped.reference = reference
             forward_steps = self.grouped.nodes
-        return (yield from self._stepper_stages(program, "", forward_steps))
+        return (yield from self._stepper_stages(program, "", forward_steps, reference))
 
-    def _stepper_stages(self, program: Program, what: str,
-                        forward_steps: list | None) -> Generator[str, None, tuple]:
-        """The stepper of `program` made in slices, its topological order given or not;
-        returns (program, stepper)."""
+    def _stepper_stages(self, program: Program, what: str, forward_steps: list | None,
+                        reference: list | None = None) -> Generator[str, None, tuple]:
+        """The stepper of `program` made in slices, walking `forward_steps` (None: its
+        topological order); `reference`: topological_order's, when `forward_steps` is
+        another (a grouping's), which the gradients' sums keep to, to the bit. Returns
+        (program, stepper)."""
         of = f" of {what}" if what else ""
         yield f"Preparing the steps{of}…"
+        # an order given with no reference is topological_order's (the parse child's, a
+        # stepper's): the reference too, so that the stepper need not walk the graph
         slices = Stepper.in_slices(program.output, self._engine(), NODES_PER_SLICE,
-                                   forward_steps)
+                                   forward_steps, reference or forward_steps)
         while True:
             try:
                 done, total = next(slices)

@@ -256,9 +256,9 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             return  # the program being built gets its stepper for the new engine
         self.graph_tab.set_building(True)
         stepper = self.session.stepper  # the same program's: its order is the same
-        self.program_build.restep(program, stepper.forward_steps
-                                  if stepper is not None and stepper.output is program.output
-                                  else None)
+        same = stepper is not None and stepper.output is program.output
+        self.program_build.restep(program, stepper.forward_steps if same else None,
+                                  self.graph_tab.expansion.reference(stepper) if same else None)
 
     @Slot(object, object)
     def _reorder(self, program, forward_steps) -> None:
@@ -266,7 +266,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         steps one run), in slices, and loaded when ready."""
         if program is self.session.program:
             self.graph_tab.set_building(True)
-            self.program_build.restep(program, forward_steps)
+            stepper = self.session.stepper  # walks topological_order's, the reference
+            self.program_build.restep(program, forward_steps, stepper.forward_steps)
 
     @property
     def building(self) -> bool:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import networkx as nx
-
-from gui.graph.groups import GraphArrays, Grouping, Quotient
+from gui.graph.groups import GraphArrays, Grouping
 
 
 def descendants(arrays: GraphArrays, start: set[int]) -> set[int]:
@@ -73,10 +71,3 @@ def check_grouping(arrays: GraphArrays, grouping: Grouping, convex: bool = True)
         if convex:
             assert is_convex(arrays, members), (group.kind, group.title)
 
-
-def quotient_graph(quotient: Quotient) -> nx.DiGraph:
-    """The quotient as a networkx graph: a node per unit, an edge per edge."""
-    graph = nx.DiGraph()
-    graph.add_nodes_from(quotient.units)
-    graph.add_edges_from((s, t) for s, t, _ in quotient.edges)
-    return graph

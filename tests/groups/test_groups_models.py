@@ -182,3 +182,10 @@ def test_the_keys_and_values_of_the_earlier_positions_are_one_stack(gpt):
         f"layer({embd} → {2 * embd})")]
     # every position's keys and values but the last's, which only the last one reads
     assert len(stack) == 1 and stack[0].instances == len(built.losses) - 1
+
+
+def test_a_grouping_crosses_to_and_from_a_child_process_as_it_is(gpt):
+    """The child that groups a big graph sends its arrays and grouping by pickle."""
+    import pickle
+    built, arrays, grouping, _ = gpt
+    assert pickle.loads(pickle.dumps((arrays, grouping))) == (arrays, grouping)

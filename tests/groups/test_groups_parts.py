@@ -12,7 +12,8 @@ from engine.core.value import Value, topological_order
 from gui.graph.groups import GraphArrays, arrays_of, group_graph
 from gui.graph.groups.names import path_parts, path_prefixes
 from gui.graph.groups.repetition import canonical_form
-from gui.graph.groups.titles import short_name
+from gui.graph.groups.structure import chain_heads, consumers_of
+from gui.graph.groups.titles import Describer, short_name
 from tests.groups.checks import check_grouping
 
 ADD, MUL, TANH, EXP, NEG = (ops.ADD.name, ops.MUL.name, ops.TANH.name, ops.EXP.name,
@@ -36,6 +37,23 @@ def test_a_group_per_prefix_ending_with_an_index_or_the_variable():
         "model", "model.layers[1]", "model.layers[1].neurons[3]"]
     assert path_prefixes("inputs[7][0]") == ["inputs", "inputs[7]"]
     assert path_prefixes("x") == []
+
+
+def test_titles_say_what_a_region_computes_with_the_brackets_it_needs():
+    built = []
+    x, w, b = Value(0.5, "model.w[0]"), Value(0.3, "model.w[1]"), Value(0.1, "model.b")
+    k = Value(2.0)
+    neuron = (x * w + w * x + b).relu()
+    built.append((neuron, "relu(Σ 2 terms + b)"))
+    built.append(((x * w + b) * k - k, "(w[0] × w[1] + b) × c − c"))
+    built.append(((x - w) - (b - k), "w[0] − w[1] − (b − c)"))
+    built.append((((x * w + w * x + b) * k).tanh(), "tanh((Σ 2 terms + b) × c)"))
+    root = sum((v for v, _ in built), Value(0.0))
+    nodes = topological_order(root)
+    arrays = arrays_of(nodes, {})
+    describe = Describer(arrays, chain_heads(arrays, consumers_of(arrays)))
+    at = {id(v): i for i, v in enumerate(nodes)}
+    assert [describe.describe(at[id(v)]) for v, _ in built] == [t for _, t in built]
 
 
 def test_a_leaf_is_titled_by_its_last_part():
@@ -96,7 +114,7 @@ def test_alike_siblings_side_by_side_are_stacked():
     check_grouping(arrays, grouping)
     stack = [g for g in grouping.groups if g.kind == "stack"]
     assert len(stack) == 1 and stack[0].instances == 4 and stack[0].members == 12
-    assert stack[0].title == "tanh((neg(c) × c) × c) × 4"
+    assert stack[0].title == "tanh(neg(c) × c × c) × 4"
     assert [grouping.groups[c].title for c in stack[0].children] == ["#0", "#1", "#2", "#3"]
 
 

@@ -12,6 +12,7 @@ from engine.core import ops
 from gui.graph.groups import (
     GraphArrays,
     Grouping,
+    as_digraph,
     expansion_to_level,
     fast_quotient,
     group_graph,
@@ -20,7 +21,7 @@ from gui.graph.groups import (
     quotient,
     shown_units,
 )
-from tests.groups.checks import check_grouping, quotient_graph
+from tests.groups.checks import check_grouping
 
 LABELS = ("", "", "m.a[0]", "m.a[1]", "m.b", "m.c[2].w[0]", "m.c[2].w[1]", "x[0][1]",
           "x[1][0]", "d['k'][2]", "y")
@@ -42,7 +43,8 @@ def graphs(draw, most: int = 70) -> GraphArrays:
     opnames = [""] * len(parents)
     while len(parents) < most:
         i = len(parents)
-        kind = draw(st.sampled_from(("leaf", "unary", "binary", "binary", "copy", "chain")))
+        kind = draw(st.sampled_from(("leaf", "unary", "binary", "binary", "copy", "chain",
+                                     "softmax")))
         recent = st.integers(max(0, i - 10), i - 1)
         anywhere = st.integers(0, i - 1)
         if kind == "leaf":
@@ -57,6 +59,24 @@ def graphs(draw, most: int = 70) -> GraphArrays:
             parents.append((draw(recent), draw(st.one_of(recent, anywhere))))
             opnames.append(draw(st.sampled_from(BINARY)))
             names.append("")
+        elif kind == "softmax":  # exp of each, their sum, each exp divided by it
+            logits = draw(st.lists(anywhere, min_size=1, max_size=4))
+            exps = []
+            for x in logits:
+                parents.append((x,))
+                opnames.append(ops.EXP.name)
+                names.append("")
+                exps.append(len(parents) - 1)
+            total = exps[0]
+            for e in exps[1:]:
+                parents.append((total, e))
+                opnames.append(ops.ADD.name)
+                names.append("")
+                total = len(parents) - 1
+            for e in exps[:draw(st.integers(1, len(exps)))]:
+                parents.append((e, total))
+                opnames.append(ops.DIV.name)
+                names.append("")
         elif kind == "chain":
             terms = draw(st.lists(anywhere, min_size=2, max_size=6))
             total = terms[0]
@@ -108,7 +128,8 @@ def test_every_group_is_convex_nested_and_contiguous_and_every_quotient_a_dag(ar
         shown = quotient(arrays, grouping, expanded)
         assert fast_quotient(arrays, grouping, expanded) == shown
         assert len(shown.units) == shown_units(grouping, expanded)
-        graph = quotient_graph(shown)
+        graph = as_digraph(shown)
+        assert list(graph.nodes) == shown.units and graph.number_of_edges() == len(shown.edges)
         assert nx.is_directed_acyclic_graph(graph)
         at = {u: k for k, u in enumerate(shown.units)}
         assert all(at[s] < at[t] for s, t, _ in shown.edges)
@@ -125,11 +146,13 @@ def test_every_group_is_convex_nested_and_contiguous_and_every_quotient_a_dag(ar
 @given(graphs())
 def test_regions_and_instances_have_one_exit(arrays):
     """A structure group or an instance feeds the rest of the graph from one node, unless
-    it is a layer, a softmax or an rmsnorm (several outputs, said in its title)."""
+    it is a layer, a softmax or an rmsnorm, or a part of a wide level (several outputs,
+    said in its title)."""
     grouping = group_graph(arrays, threshold=0)
     for g in grouping.groups:
         said = g.title if g.kind == "structure" else grouping.groups[g.parent].title
-        if g.kind in ("structure", "instance") and not said.startswith(SEVERAL):
+        if g.kind in ("structure", "instance") and not said.startswith(SEVERAL) \
+                and ": part " not in said:
             members = set(grouping.order[g.first:g.last])
             exits = {p for c in range(len(arrays)) if c not in members
                      for p in arrays.parents[c] if p in members}
@@ -141,3 +164,20 @@ def test_a_graph_up_to_the_threshold_is_not_grouped(arrays):
     grouping = group_graph(arrays, threshold=len(arrays))
     assert grouping == Grouping.none(len(arrays))
     assert grouping.order == list(range(len(arrays)))
+
+
+@settings(max_examples=60)
+@given(graphs(), st.integers(4, 8))
+def test_a_wide_level_is_shown_in_parts_each_convex(arrays, wide):
+    from gui.graph.groups import grouping as module
+    before = (module.WIDE, module.PART)
+    module.WIDE, module.PART = wide, wide
+    try:
+        grouping = group_graph(arrays, threshold=0)
+    finally:
+        module.WIDE, module.PART = before
+    check_grouping(arrays, grouping)
+    loose = sum(1 for g in grouping.group_of if g < 0)
+    assert loose + len(grouping.top()) <= wide
+    for g in grouping.groups:
+        assert len(g.nodes) + len(g.children) <= wide

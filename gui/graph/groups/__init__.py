@@ -12,6 +12,7 @@ See model.py for the records every part of the window shares (`GraphArrays`, `Gr
 
 from gui.graph.groups.arrays import arrays_of
 from gui.graph.groups.expansion import (
+    as_digraph,
     collapsed_groups,
     expansion_to_level,
     fast_quotient,
@@ -30,7 +31,7 @@ from gui.graph.groups.model import (
     visible_unit,
 )
 
-__all__ = ["THRESHOLD", "GraphArrays", "Group", "Grouping", "Quotient", "arrays_of",
+__all__ = ["THRESHOLD", "GraphArrays", "Group", "Grouping", "Quotient", "arrays_of", "as_digraph",
            "collapsed_groups", "expansion_to_level", "fast_quotient", "group_graph",
            "group_unit", "initial_expansion", "quotient", "shown_units", "unit_group",
            "visible_unit"]

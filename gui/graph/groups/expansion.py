@@ -99,3 +99,15 @@ def fast_quotient(arrays: GraphArrays, grouping: Grouping, expanded: set[int]) -
                 else:
                     found.append((c, k))
     return Quotient(units, unit_of, [(key[0], key[1], tuple(ops)) for key, ops in edges.items()])
+
+
+def as_digraph(shown: Quotient):
+    """The quotient as a networkx MultiDiGraph: a node per unit code (with its place in
+    `shown.units` as 'rank'), an edge per edge with the operands it stands for as
+    'operands' (x·x: two edges from x). networkx is imported here, when asked for."""
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    graph.add_nodes_from((u, {"rank": k}) for k, u in enumerate(shown.units))
+    graph.add_edges_from((s, t, {"operands": operands}) for s, t, operands in shown.edges)
+    return graph

@@ -131,10 +131,11 @@ def _instance_name(arrays: GraphArrays, leaves: list[int]) -> str:
 
 def _grouping(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]) -> Grouping:
     items = _level_order(arrays, drafts, gnode, everywhere=False)
-    order, first, last = _emit(items, len(drafts))
+    order, _, _ = _emit(items, len(drafts))
     if not _topological(arrays, order):  # a level sorted by keys alone was not: sort all
         items = _level_order(arrays, drafts, gnode, everywhere=True)
-        order, first, last = _emit(items, len(drafts))
+    _split_wide(items, drafts, gnode)
+    order, first, last = _emit(items, len(drafts))
     groups = [Group(g, d.kind, d.title, d.parent,
                     [-1 - k for k in items[g] if k < 0],
                     [k for k in items[g] if k >= 0],
@@ -142,6 +143,37 @@ def _grouping(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]) -> Gro
                     sum(1 for k in items[g] if k < 0) if d.kind == "stack" else 0,
                     first[g], last[g]) for g, d in enumerate(drafts)]
     return Grouping(order, groups, list(gnode))
+
+
+WIDE = 120  # a level of more items is shown in consecutive parts of at most PART
+PART = 100  # (at least 4: every part then holds two items or more)
+
+
+def _split_wide(items: dict[int, list[int]], drafts: list[Draft], gnode: list[int]) -> None:
+    """Split every level of more than `wide` items (a Σ of 100,000 products) into
+    consecutive parts, each a 'structure' group: a run of a topological order is convex
+    (a path between two of its nodes only passes nodes between them)."""
+    wide, part = WIDE, PART
+    for g in list(items):
+        level = items[g]
+        while len(level) > wide:
+            count = -(-len(level) // part)  # as many parts as needed, of even sizes
+            cuts = [len(level) * k // count for k in range(count + 1)]
+            base = drafts[g].title if g >= 0 else "the graph"
+            runs = [level[a:b] for a, b in zip(cuts, cuts[1:])]
+            kind = "stack" if g >= 0 and drafts[g].kind == "stack" else "structure"
+            level = []
+            for k, run in enumerate(runs):
+                drafts.append(Draft(kind, g, title=f"{base}: part {k + 1} of {len(runs)}"))
+                new = len(drafts) - 1
+                for item in run:
+                    if item >= 0:
+                        gnode[item] = new
+                    else:
+                        drafts[-1 - item].parent = new
+                items[new] = run
+                level.append(-1 - new)
+            items[g] = level
 
 
 def _emit(items: dict[int, list[int]], m: int) -> tuple[list[int], list[int], list[int]]:

@@ -36,8 +36,10 @@ def broadcasts(arrays: GraphArrays, regions: Regions) -> Broadcasts:
     head, parent, consumers = regions.head, regions.parent, regions.consumers
     kids: dict[int, list[int]] = {}
     found = Broadcasts()
+    powers = {name for name in set(arrays.ops) if ops.of(name) is ops.POWER}
+    maybe = powers | {ops.ADD.name}
     for v in range(len(arrays)):
-        if head[v] != v or not consumers[v]:
+        if head[v] != v or not consumers[v] or arrays.ops[v] not in maybe:
             continue
         users = sorted(set(consumers[v]))
         title = _pattern(arrays, describe, v, users)
@@ -89,13 +91,14 @@ def layer_drafts(arrays: GraphArrays, consumers: list[list[int]], drafts: list,
     of one position) become one 'structure' group, `layer(16 → 32)`, if their union is
     convex and the level holds something else too. An input is an operand from outside
     the region that is a result, or a leaf of the enclosing group (the sample's data);
-    a leaf from further out (a shared parameter) is not."""
+    a leaf from further out (a shared parameter) is not; nor is an input only one
+    region of the level reads."""
     Draft = type(drafts[0]) if drafts else None
     inside: dict[int, set[int]] = {}
     level: dict[int, list[int]] = {}
     for g, d in enumerate(drafts):
         level.setdefault(d.parent, []).append(g)
-    by_inputs: dict[tuple[int, frozenset], list[int]] = {}
+    readers: dict[tuple[int, frozenset], list[int]] = {}
     for g, d in enumerate(drafts):
         if d.kind != "structure" or d.chain or d.outputs:
             continue
@@ -106,7 +109,19 @@ def layer_drafts(arrays: GraphArrays, consumers: list[list[int]], drafts: list,
         reads = frozenset(p for u in members[g] for p in arrays.parents[u] if p not in own
                           and (arrays.parents[p] or (around is not None and p in around)))
         if reads:
-            by_inputs.setdefault((d.parent, reads), []).append(g)
+            readers.setdefault((d.parent, reads), []).append(g)
+    # what only one region of its level reads (a residual added into a layer's sum) is
+    # its own business: the layer is the regions that read the same shared inputs
+    shared: dict[int, dict[int, int]] = {}
+    for (parent, reads), group in readers.items():
+        count = shared.setdefault(parent, {})
+        for p in reads:
+            count[p] = count.get(p, 0) + len(group)
+    by_inputs: dict[tuple[int, frozenset], list[int]] = {}
+    for (parent, reads), group in readers.items():
+        common = frozenset(p for p in reads if shared[parent][p] > 1)
+        if common:
+            by_inputs.setdefault((parent, common), []).extend(group)
     for (parent, reads), group in by_inputs.items():
         if len(group) < 2 or len(group) == len(level[parent]):
             continue

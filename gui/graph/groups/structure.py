@@ -124,6 +124,7 @@ class Draft:
 MIN_REGION = 3   # a region of one or two nodes is shown as its nodes
 ADDS_NOTHING = 2  # a region within this many nodes (or 1%) of its enclosing group: nothing
 CHAIN_MIN = 4    # a chain of this many links, a quarter of its region or less, is a box
+BIG_CHAIN = 64   # ... and a longer one is a box whatever its region holds
 MAX_DEPTH = 16   # regions nested deeper than this are shown inside the 16th
 
 
@@ -181,7 +182,8 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=
             enclosing = add("structure", enclosing, v, size[v])
         below[v] = box = enclosing
         room = drafts[box].room if box >= 0 else n
-        if links[v] >= CHAIN_MIN and _adds(room, links[v]) and room >= 4 * links[v]:
+        if links[v] >= CHAIN_MIN and _adds(room, links[v]) and (
+                room >= 4 * links[v] or links[v] > BIG_CHAIN):
             box = add("structure", box, v, links[v], chain=True)
         gnode[v] = box
     return drafts, gnode

@@ -10,6 +10,19 @@ from gui.graph.groups.names import path_parts
 
 _ADD, _MUL, _DIV, _EXP = ops.ADD.name, ops.MUL.name, ops.DIV.name, ops.EXP.name
 _NAMED_TERMS = 2  # a Σ names at most this many of its leaf terms
+# how tightly an op's title binds: a sum 1, a product 2; - and ÷ group to the left
+_BINDS = {ops.ADD.name: 1, ops.SUB.name: 1, ops.MUL.name: 2, ops.DIV.name: 2}
+_LEFT_ONLY = {ops.SUB.name, ops.DIV.name}
+
+
+def _closes_at_end(text: str) -> bool:
+    """True if the first '(' of text is closed by its last character."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch == ")":
+            return k == len(text) - 1
+    return False
 
 
 def short_name(label: str) -> str:
@@ -55,8 +68,9 @@ class Describer:
         op, parents, labels = self.arrays.ops, self.arrays.parents, self.arrays.labels
         if op[v] == _ADD and len(terms) >= 2 and all(op[t] == _EXP for t in terms):
             return f"Σ exp ({len(terms)})"
-        if op[v] == _MUL and len(terms) <= 3:
-            return self.binary(v, 2)
+        if op[v] == _MUL and len(terms) <= 3 or len(terms) == 2:  # as written
+            entry = ops.of(op[v])
+            return f" {entry.symbol} ".join(self.operand(t, 1, _BINDS[op[v]]) for t in terms)
         results = sum(1 for t in terms if parents[t])
         named = [t for t in terms if not parents[t] and labels[t]]
         if len(named) > _NAMED_TERMS or not results:
@@ -71,13 +85,28 @@ class Describer:
         a, b = self.arrays.parents[v]
         entry = ops.of(self.arrays.ops[v])
         symbol = entry.symbol if entry is not None else self.arrays.ops[v]
-        if budget <= 0:
+        if budget <= 0 and (self.arrays.parents[a] or self.arrays.parents[b]):
             return "…"
-        return f"{self.operand(a, budget - 1)} {symbol} {self.operand(b, budget - 1)}"
+        mine = _BINDS.get(self.arrays.ops[v], 3)
+        left = self.operand(a, budget - 1, mine)
+        right = self.operand(b, budget - 1, mine + (self.arrays.ops[v] in _LEFT_ONLY))
+        return f"{left} {symbol} {right}"
 
-    def operand(self, v: int, budget: int) -> str:
+    def operand(self, v: int, budget: int, binds: int = 4) -> str:
+        """v's title as an operand of an op that binds `binds` tightly (+ 1, × 2)."""
         text = self.describe(v, budget)
-        return f"({text})" if " " in text else text
+        return f"({text})" if self.binding(v, text) < binds else text
+
+    def binding(self, v: int, text: str) -> int:
+        """How tightly v's title holds together: 1 a sum (a Σ said in words too), 2 a
+        product, 3 a power, 4 a name or a call."""
+        op, parents = self.arrays.ops[v], self.arrays.parents[v]
+        if " " not in text or not parents or text.endswith(")") and text[0].isalpha() \
+                and text.index("(") < text.find(" ") and _closes_at_end(text):
+            return 4
+        if text.startswith(("Σ", "Π")):  # 'Σ 8 terms ÷ c' would read as Σ (8 terms ÷ c)
+            return 1
+        return _BINDS.get(op, 3)
 
     def softmax_size(self, v: int) -> int:
         """N if v is one output of a softmax over N (exp / Σ exp), else 0."""
@@ -119,7 +148,8 @@ class Describer:
             if entry is not None and entry.function or op in (ops.NEG.name, ops.RELU.name):
                 return f"{op}({self.describe(parents[0], budget)})"
             symbol = entry.symbol if entry is not None and entry.arity == 2 else op
-            inner = self.operand(parents[0], budget - 1) if budget > 0 else "…"
+            binds = 3 if entry is ops.POWER else _BINDS.get(op, 3)
+            inner = self.operand(parents[0], budget - 1, binds) if budget > 0 else "…"
             return f"{inner}{op}" if entry is ops.POWER else f"{inner} {symbol} c"
         if op in (_ADD, _MUL) and len(parents) == 2 and budget <= 0:
             return self.chain(v)
