@@ -13,9 +13,11 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from gui.graph.layout import layered_layout, rank
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
+from gui.graph.levels import LevelSteps
 from gui.graph.scene import GraphScene
-from gui.graph.spec import graph_spec_steps
+from gui.graph.spec import graph_spec_steps, quotient_spec
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
 
@@ -24,6 +26,29 @@ READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
 SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
 LAYOUT, DRAWING = "layout", "drawing"
+# a grouped picture of at most this many nodes and virtual nodes is laid out here, in one
+# slice of the window's thread (a few tens of ms); a bigger one in the layout's child
+INLINE_LAYOUT = 800
+EDGE_BUDGET = 1_500  # more edges than this in a grouped picture close its parameters' groups
+
+
+def _layout_size(spec) -> int:
+    """About how much the layout has to place: the nodes and, for each edge, one virtual
+    node per layer it crosses (what its time grows with)."""
+    ranks = rank(len(spec.sizes), spec.edges)
+    return len(spec.sizes) + sum(ranks[v] - ranks[u] for u, v, _ in spec.edges)
+
+
+def _readable(shown):
+    """`shown`, or if its picture has more than EDGE_BUDGET edges with parameters' groups
+    open, the same with those closed: the parameters of a layer fan out to every sample
+    opened (100 samples × 48 neurons' parameters: 8,000 edges, and seconds of layout)."""
+    names = {g for g in shown.expanded if shown.groups[g].kind == "names"}
+    if len(shown.quotient.edges) <= EDGE_BUDGET or not names:
+        return shown
+    fewer = shown.opened(shown.expanded - names)
+    yield from fewer.quotient_steps()
+    return fewer
 
 
 class LayoutFailed(RuntimeError):
@@ -99,12 +124,16 @@ class BackgroundDrawing(QObject):
     def running(self) -> bool:
         return self._task is not None
 
-    def start(self, stepper, roles, folded: bool) -> None:
-        """Draw `stepper`'s graph (ending the drawing before, if one runs)."""
+    def start(self, stepper, roles, folded: bool, shown=None,
+              expanded: set[int] | None = None) -> None:
+        """Draw `stepper`'s graph (ending the drawing before, if one runs); with `shown`
+        (a grouped.Shown of it), its quotient with the groups in `expanded` open (None:
+        those open now)."""
         self.cancel()
         self.stage = LAYOUT
-        task = self._task = SlicedTask(self._steps(stepper, roles, folded), SLICE_BUDGET_S,
-                                       self, expected=(LayoutFailed,))
+        steps = (self._steps(stepper, roles, folded) if shown is None
+                 else self._shown_steps(shown, roles, folded, expanded))
+        task = self._task = SlicedTask(steps, SLICE_BUDGET_S, self, expected=(LayoutFailed,))
         task.finished.connect(self._on_finished)
         task.errored.connect(self._on_errored)
         task.start()
@@ -132,6 +161,40 @@ class BackgroundDrawing(QObject):
             self.stage_changed.emit()
             self._scene = GraphScene(self.parent())
             yield from self._scene.build_steps(stepper, spec, drawing, roles)
+            scene, self._scene = self._scene, None
+            return scene
+        finally:
+            self._stop_worker()
+
+    def _shown_steps(self, shown, roles, folded: bool, expanded):
+        """A grouped graph's quotient: a few hundred units, laid out here when it is
+        small, in the layout's child when not, and drawn in slices."""
+        try:
+            if not shown.index:  # once per stepper
+                yield from shown.index_steps()
+            if expanded is not None:
+                shown = shown.opened(expanded)
+            yield from shown.quotient_steps()
+            shown = yield from _readable(shown)
+            spec = quotient_spec(shown, roles, folded)
+            yield
+            if _layout_size(spec) <= INLINE_LAYOUT:
+                drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
+            else:
+                packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
+                drawing = yield from self._laid_out(packed)
+            yield
+            self.stage = DRAWING
+            self.stage_changed.emit()
+            self._scene = GraphScene(self.parent())
+            yield from self._scene.build_steps(shown.stepper, spec, drawing, roles, shown)
+            yield from self._scene.group_edge_steps()
+            if expanded is None:  # a new picture: its steps at the level shown (a group
+                # opened or closed changes the last picture's: see Expansion.redrawn)
+                folded_nodes = ([i for i, r in enumerate(shown.arrays.roles) if r == "constant"]
+                                if folded else ())
+                self._scene.levels = LevelSteps(shown.stepper, shown.arrays, shown.grouping,
+                                                shown.expanded, folded_nodes, shown.quotient)
             scene, self._scene = self._scene, None
             return scene
         finally:

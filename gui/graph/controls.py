@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QToolButt
 
 from engine.core.engines import CORRECT
 from engine.core.pitfalls import NO_SORT, OVERWRITE
+from engine.core.stepping import gradients_with
 from engine.numbers import count, number
 
 SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
@@ -34,6 +35,14 @@ def wrong_gradients_sentence(wrong: dict[str, float], right: dict[str, float],
     if more > 0:
         parts.append(f"{count(more, 'more input')} too")
     return f"At the end, these gradients are wrong {by}: {'; '.join(parts)}."
+
+
+def gradients_wrong_at_end(program, stepper) -> str:
+    """At the end of a buggy backward pass: which inputs' gradients came out wrong, and
+    what they should be ('' if the bug did not change any). The wrong ones are what the
+    stepper wrote into the inputs; the right ones come from a fresh copy of the program."""
+    wrong = {name: leaf.grad for name, leaf in program.inputs.items()}
+    return wrong_gradients_sentence(wrong, gradients_with(program), stepper.engine.blame)
 
 
 class ElidedLabel(QLabel):
@@ -109,6 +118,26 @@ def engine_box(parent) -> QComboBox:
     return box
 
 
+def sync_engine_box(box: QComboBox, session) -> None:
+    """The Engine box shows the session's engine; a user's engine replayed on the
+    program shown has an entry of its own while it lasts."""
+    mine = box.findText("your engine: ", Qt.MatchFlag.MatchStartsWith)
+    recorded = session.recorded
+    box.blockSignals(True)
+    if recorded is not None and recorded.can_step(session.program):
+        text = f"your engine: {recorded.label}"
+        if mine < 0:
+            box.addItem(text, recorded)
+        else:
+            box.setItemText(mine, text)
+            box.setItemData(mine, recorded)
+    elif mine >= 0:
+        box.removeItem(mine)
+    index = box.findData(session.engine)
+    box.setCurrentIndex(max(index, 0))
+    box.blockSignals(False)
+
+
 def phase_label(parent) -> ElidedLabel:
     phase = ElidedLabel(parent)
     phase.setObjectName("phase")
@@ -131,6 +160,14 @@ def legend_label(parent) -> QLabel:
         "Drag to pan, wheel to zoom, click a box to inspect it.", parent)
     legend.setWordWrap(True)
     return legend
+
+
+def reserve_room(label: QLabel, reserve: bool) -> None:
+    """Keep `label`'s room while it is hidden (or not), so that what is below stays put."""
+    policy = label.sizePolicy()
+    if policy.retainSizeWhenHidden() != reserve:
+        policy.setRetainSizeWhenHidden(reserve)
+        label.setSizePolicy(policy)
 
 
 def problem_label(parent) -> QLabel:

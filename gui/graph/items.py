@@ -289,3 +289,73 @@ class EdgeItem:
         self._labels_visible = visible
         if self.tag is not None:
             self.tag.setVisible(visible and bool(self.label))
+
+
+GROUP_FILL = QColor("#ede9fe")
+GROUP_W_MIN, GROUP_W_MAX = 150.0, 250.0
+STACK_OFFSET = 5.0  # a stack is drawn as boxes behind boxes, this far apart
+
+
+def group_size(title: str, stack: bool) -> tuple[float, float]:
+    """The room a collapsed group's box needs: its title, within limits."""
+    width = QFontMetricsF(font(9.5, True)).horizontalAdvance(title) + 18.0
+    extra = 2 * STACK_OFFSET if stack else 0.0
+    return min(GROUP_W_MAX, max(GROUP_W_MIN, width)) + extra, VALUE_H + extra
+
+
+class GroupItem(QGraphicsPathItem):
+    """A collapsed group: its title, how many nodes it stands for ('× 100' for a stack,
+    drawn as a pile of boxes), and its output's value and gradient once known."""
+
+    def __init__(self, group: int, title: str, members: int, instances: int,
+                 size: tuple[float, float], tip: str):
+        super().__init__()
+        self.group = group
+        self.title = title
+        width, height = size
+        extra = 2 * STACK_OFFSET if instances else 0.0
+        w, h = width - extra, height - extra
+        rect = QRectF(-width / 2, -height / 2 + extra, w, h)
+        path = QPainterPath()
+        path.addRoundedRect(rect, 8, 8)
+        self.setPath(path)
+        self.setBrush(GROUP_FILL)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setToolTip(tip)
+        for k in (2, 1) if instances else ():  # the pile behind
+            back = QPainterPath()
+            back.addRoundedRect(rect.translated(k * STACK_OFFSET, -k * STACK_OFFSET), 8, 8)
+            behind = QGraphicsPathItem(back, self)
+            behind.setBrush(GROUP_FILL.darker(100 + 6 * k))
+            behind.setPen(pen(EDGE.rgba(), 1.0))
+            behind.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent)
+        self.name = _text(self, 9.5, bold=True)
+        metrics = QFontMetricsF(self.name.font())
+        self.name.setText(metrics.elidedText(title, Qt.TextElideMode.ElideRight, w - 10))
+        self.name.setPos(rect.center().x() - self.name.boundingRect().width() / 2,
+                         rect.top() + 3)
+        count = f"× {instances:,} · " if instances else ""
+        self.count = f"{count}{members:,} nodes"
+        self.numbers = _text(self, 8.5)
+        self.numbers.setPos(rect.left() + 6, rect.top() + 21)
+        self._state = None
+        self.set_state("?", "", INK, 1.0, True)
+
+    def set_state(self, value: str, grad: str, border: QColor, width: float,
+                  faint: bool) -> None:
+        state = (value, grad, border.rgba(), width, faint)
+        if state == self._state:
+            return
+        self._state = state
+        self.setPen(pen(border.rgba(), width))
+        line = f"{self.count}   value {value}" if value != "?" else f"{self.count}"
+        self.numbers.setText(f"{line}\ngrad = {grad or '·'}")
+        self.numbers.setBrush(FAINT if faint else INK)
+
+    def texts(self) -> tuple[str, str]:
+        """(title, numbers) as displayed."""
+        return self.name.text(), self.numbers.text()
+
+    def set_labels_visible(self, visible: bool) -> None:
+        self.name.setVisible(visible)
+        self.numbers.setVisible(visible)

@@ -37,6 +37,7 @@ from gui.graph.items import (
     RECEIVED,
     WRONG,
     EdgeItem,
+    GroupItem,
     OpItem,
     ValueItem,
     add_head,
@@ -44,12 +45,13 @@ from gui.graph.items import (
     segments_path,
 )
 from gui.graph.layout import Drawing
-from gui.graph.spec import LARGE, GraphSpec, box_title, contribution_label, short
+from gui.graph.levels import Sent
+from gui.graph.spec import LARGE, GraphSpec, box_title, contribution_label, sent_label, short
 
-MAX_DRAWN = 20_000  # above this many, the graph is not drawn: it would take minutes
 GRID_CELL = 400.0  # the cells of the grid that finds the boxes on screen
 GRID_MARGIN = 80.0  # a box whose centre is this far outside the screen still shows
 PIECE_W = 420.0   # edges are drawn in pieces about this wide, so a repaint stays local
+STRIP_ELEMENTS = 3_000  # ... and a piece of more path elements than this is cut again
 # a sliced build (`build_steps`) yields after this many items or routes: a few ms each
 ITEMS_PER_SLICE = 250
 ROUTES_PER_SLICE = 500
@@ -85,16 +87,19 @@ class GraphScene(QGraphicsScene):
         self._realized: set = set()              # large graph: boxes given their texts
         self._grid: dict | None = None           # large graph: boxes by where they are
         self._layer: QGraphicsPathItem | None = None  # holds the plain edges
+        self.shown = None  # a grouped graph's grouped.Shown, or None
+        self.levels = None  # ... and its steps at the level drawn (levels.LevelSteps)
+        self.group_items: dict[int, GroupItem] = {}  # collapsed group -> its box
+        self._group_edges: dict[int, list[int]] = {}  # collapsed group -> edges into it
+        # an edge into a collapsed group: its consumers' first and last backward step,
+        # and the gradient it has sent once both are taken, with how many operands
+        self._sends: dict[int, tuple[int, int, float, int]] = {}
 
     @property
     def large(self) -> bool:
+        if self.shown is not None:
+            return len(self.shown.quotient.units) > LARGE
         return len(self.nodes) > LARGE
-
-    def show_too_large(self, stepper: Stepper) -> None:
-        """A graph too large to draw: a sentence instead of items."""
-        n = len(stepper.forward_steps)
-        self.show_note(f"This graph has {n:,} nodes, more than the {MAX_DRAWN:,} this view "
-                       "draws.\nStepping, the inspector and the other tabs still work on it.")
 
     def show_note(self, text: str) -> None:
         """A sentence instead of a graph (one not drawn)."""
@@ -105,16 +110,17 @@ class GraphScene(QGraphicsScene):
         note.setBrush(INK)
 
     def build(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
-              roles: dict[Value, str]) -> None:
-        """Replace the scene's items with `stepper`'s graph as `spec` and `drawing` say."""
+              roles: dict[Value, str], shown=None) -> None:
+        """Replace the scene's items with `stepper`'s graph as `spec` and `drawing` say
+        (`shown`: a grouped graph's grouped.Shown the spec was made from)."""
         # thousands of item wrappers are made here and all live on: a collection would
         # only rescan them (and everything else alive)
         with collector_paused():
-            for _ in self.build_steps(stepper, spec, drawing, roles):
+            for _ in self.build_steps(stepper, spec, drawing, roles, shown):
                 pass
 
     def build_steps(self, stepper: Stepper, spec: GraphSpec, drawing: Drawing,
-                    roles: dict[Value, str]):
+                    roles: dict[Value, str], shown=None):
         """`build` as a generator: it yields (None) after each slice of about
         ITEMS_PER_SLICE items or ROUTES_PER_SLICE routes, so that a caller can draw a
         large graph a few milliseconds at a time. The graph is complete when it ends;
@@ -124,6 +130,7 @@ class GraphScene(QGraphicsScene):
         self._forget()
         self.labels_visible = True
         self.stepper, self.spec, self.drawing = stepper, spec, drawing
+        self.shown = shown
         # known from the layout, and set before any item is added: without it Qt works
         # out the scene's bounds from every new item in one go on the event loop
         self.setSceneRect(self.graph_rect().adjusted(-40, -40, 40, 40))
@@ -134,10 +141,14 @@ class GraphScene(QGraphicsScene):
         # its depth fixed from the start: left to Qt, the tree is made again from every
         # item whenever their count doubles, the last time in one go on the event loop
         self.setBspTreeDepth(max(5, math.ceil(math.log2(len(spec.ids) + 2))))
-        self._index = dict(zip(self.nodes, range(len(self.nodes))))
+        if shown is not None:  # indexed once per stepper, not once per drawing
+            self._index, self._step_of, self._first_grad = (shown.index, shown.step_of,
+                                                            shown.first_grad)
+        else:
+            self._index = dict(zip(self.nodes, range(len(self.nodes))))
         yield
         index = self._index
-        for j, s in enumerate(stepper.backward_steps):
+        for j, s in enumerate(stepper.backward_steps if shown is None else ()):
             if not s.root:
                 self._step_of[index[s.node]] = j
             for c in s.contributions:
@@ -151,7 +162,12 @@ class GraphScene(QGraphicsScene):
         for k, node_id in enumerate(spec.ids):
             i = int(node_id[1:])
             x, y = drawing.centers[k]
-            if node_id[0] == "o":
+            if node_id[0] == "g":
+                group = shown.groups[i]
+                item = GroupItem(i, group.title, group.members, group.instances,
+                                 spec.sizes[k], shown.describe(i))
+                self.group_items[i] = item
+            elif node_id[0] == "o":
                 item = OpItem(i, spec.symbols[i], spec.sizes[k][0], labels=not large)
                 self.op_items[i] = item
             else:
@@ -169,6 +185,9 @@ class GraphScene(QGraphicsScene):
                 yield
         self._index_new_items()
         self._edge_of = dict(zip(spec.keys, range(len(spec.keys))))
+        for e, (t, _) in enumerate(spec.keys):
+            if t < 0:
+                self._group_edges.setdefault(-1 - t, []).append(e)
         yield from self._draw_plain_edges()
         if large:
             self.set_labels_visible(False)
@@ -176,9 +195,9 @@ class GraphScene(QGraphicsScene):
             # at the start the items are made as they must look; later, every node is
             # redrawn as the stepper left it
             current = stepper.current
-            for i in range(len(self.nodes)):
+            for k, i in enumerate(self._drawn_nodes()):
                 self._draw_node(i, current)
-                if i % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
                     yield
 
     def _index_new_items(self) -> None:
@@ -193,7 +212,7 @@ class GraphScene(QGraphicsScene):
         end; a caller may stop early and throw the scene away."""
         # popped from the end: boxes, operations, then the edges' layer's children before it
         items = [] if self._layer is None else [self._layer, *self._layer.childItems()]
-        items += [*self.op_items.values(), *self.value_items]
+        items += [*self.group_items.values(), *self.op_items.values(), *self.value_items]
         drawing, spec = self.drawing, self.spec
         self._forget()
         while items:
@@ -256,9 +275,12 @@ class GraphScene(QGraphicsScene):
         layer.setZValue(-2)
         self.addItem(layer)
         self._layer = layer
-        for k, path in enumerate(strips.values()):
+        elements = 0
+        for path in strips.values():
             QGraphicsPathItem(path, layer).setPen(plain)
-            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+            elements += path.elementCount()
+            if elements > 2 * STRIP_ELEMENTS:  # indexed a few at a time: Qt works out
+                elements = 0                    # each one's bounds, curve by curve
                 self._index_new_items()
                 yield
         for k, ((x0, y0), (x1, y1)) in enumerate(long_lines):
@@ -289,7 +311,8 @@ class GraphScene(QGraphicsScene):
         """Show or hide every text. In a large graph texts are made only for the boxes
         that have been on screen (`show_labels_in`): making thousands would take seconds."""
         self.labels_visible = visible
-        boxes = self._realized if self.large else [*self.value_items, *self.op_items.values()]
+        boxes = self._realized if self.large else [*self.value_items, *self.op_items.values(),
+                                                   *self.group_items.values()]
         for item in boxes:
             item.set_labels_visible(visible)
         for edge in self._edges.values():
@@ -324,6 +347,12 @@ class GraphScene(QGraphicsScene):
         drawn = self._box.keys() | self.op_items.keys()
         return list(accumulate(map(drawn.__contains__, range(len(self.nodes))), initial=0))
 
+    def unit_drawn(self, unit: int) -> bool:
+        """Whether the quotient's `unit` (a node, or a collapsed group) is in the picture."""
+        if unit < 0:
+            return -1 - unit in self.group_items
+        return unit in self._box or unit in self.op_items
+
     def is_drawn(self, node: Value) -> bool:
         """Whether `node` has a box or an operation of its own in the picture."""
         i = self._index.get(node)
@@ -345,14 +374,102 @@ class GraphScene(QGraphicsScene):
         stepper = self.stepper
         if stepper is None:
             return
+        current = stepper.current
         if changed_from is None or abs(stepper.position - changed_from) > 1:
-            indices = range(len(self.nodes))
+            indices = self._drawn_nodes()
+            groups = self.group_items
         else:
             # the step undone or taken, and the one that was or becomes current
             indices = self._touched_by(changed_from) | self._touched_by(stepper.position)
-        current = stepper.current
+            if self.shown is not None:
+                unit_of = self.shown.quotient.unit_of
+                groups = {-1 - unit_of[i] for i in indices if unit_of[i] < 0}
+                indices = [i for i in indices if unit_of[i] >= 0]
+            else:
+                groups = ()
         for i in indices:
             self._draw_node(i, current)
+        for g in groups:
+            self._draw_group(g, current)
+
+    def group_edge_steps(self):
+        """Work out `_sends` for the edges into collapsed groups, yielding after every
+        ROUTES_PER_SLICE operands: one stands for thousands (the parameters used by 100
+        samples), summed once rather than at every step."""
+        steps, step_of, counted = self.stepper.backward_steps, self._step_of, 0
+        for e, operands in self.spec.operands.items():
+            js = [step_of[c] for c, _ in operands]
+            total = sum(steps[j].contributions[k].contribution
+                        for j, (_, k) in zip(js, operands))
+            self._sends[e] = (min(js), max(js), total, len(operands))
+            counted += len(operands)
+            if counted > ROUTES_PER_SLICE:
+                counted = 0
+                yield
+        if self.stepper.position:  # the groups as the stepper left them
+            for g in self.group_items:
+                self._draw_group(g, self.stepper.current)
+
+    def _sent(self, e: int, done: int):
+        """What the backward steps taken (`done`, the root's included) sent along edge e
+        into a collapsed group (levels.Sent), or None while nothing has been."""
+        first, last, total, paths = self._sends.get(e, (done, done, 0.0, 0))
+        if done <= first:
+            return None
+        if done > last:
+            return Sent(total, paths, paths)
+        return self.levels.sent((0, 0, self.spec.operands[e])) if self.levels else None
+
+    def refresh_steps(self):
+        """Redraw every drawn box, operation and group as the stepper is now, yielding
+        after every ITEMS_PER_SLICE of them (a jump in a picture of thousands of edges)."""
+        for k, i in enumerate(self._drawn_nodes()):
+            self._draw_node(i, self.stepper.current)
+            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                yield
+        for k, g in enumerate(list(self.group_items)):
+            self._draw_group(g, self.stepper.current)
+            if k % 50 == 49:
+                yield
+
+    def _drawn_nodes(self):
+        """The nodes with a box or an operation of their own: all of them, ungrouped."""
+        if self.shown is None:
+            return range(len(self.nodes))
+        return sorted(self._box.keys() | self.op_items.keys())
+
+    def _draw_group(self, g: int, current) -> None:
+        """Group g's box and the edges into it, as the stepper has got: its output's
+        value once its forward is done, the gradient it sent each parent once its
+        backward steps are."""
+        shown, stepper = self.shown, self.stepper
+        members = shown.members(g)
+        position = stepper.position
+        n_forward = len(stepper.forward_steps)
+        done = position - n_forward
+        here = shown.node_at(position)
+        is_current = here in members
+        received = (not is_current and isinstance(current, BackwardStep)
+                    and any(self._index[c.parent] in members for c in current.contributions))
+        revealed = position >= members.stop
+        output = members.stop - 1
+        has_grad = self._first_grad.get(output, len(stepper.backward_steps)) < done
+        node = self.nodes[output]
+        border, width = ((CURRENT, 3.0) if is_current else (RECEIVED, 2.5) if received
+                         else (INK, 1.0))
+        self.group_items[g].set_state(value_text(node, 4) if revealed else "?",
+                                      short(node.grad) if has_grad else "", border, width,
+                                      faint=not revealed)
+        for e in self._group_edges.get(g, ()):
+            sent = self._sent(e, done)
+            edge = self._edge(e, sent is None and not revealed)
+            if edge is None:
+                continue
+            if sent is not None:
+                edge.set_style(CURRENT if is_current else BACKWARD, 2.2 if is_current else 1.2,
+                               True, sent_label(sent.total, sent.sent, sent.paths), is_current)
+            else:
+                edge.set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
 
     def _draw_node(self, i: int, current) -> None:
         stepper = self.stepper
@@ -418,7 +535,19 @@ class GraphScene(QGraphicsScene):
     def value_item_of(self, node: Value) -> ValueItem | None:
         """The box drawn for `node`, or None (a folded constant has none)."""
         i = self._index.get(node)
-        return None if i is None else self._box.get(i)
+        if i is None:
+            return None
+        box = self._box.get(i)
+        if box is None and self.shown is not None:  # hidden in a collapsed group: its box
+            unit = self.shown.quotient.unit_of[i]
+            return self.group_items.get(-1 - unit) if unit < 0 else None
+        return box
+
+    def group_at(self, item) -> int | None:
+        """The collapsed group drawn by `item` (its box or a text in it), or None."""
+        while item is not None and not isinstance(item, GroupItem):
+            item = item.parentItem()
+        return None if item is None else item.group
 
     def edge_item(self, node: Value, k: int) -> EdgeItem | None:
         """The styled item of the edge from `node`'s k-th parent (k = -1: the edge from
@@ -439,6 +568,9 @@ class GraphScene(QGraphicsScene):
         records = []
         for k, node_id in enumerate(self.spec.ids if self.spec else ()):
             i = int(node_id[1:])
+            if node_id[0] == "g":
+                records.append(self._group_record(i))
+                continue
             if node_id[0] == "o":
                 item, label = self.op_items[i], self.spec.symbols[i]
             else:
@@ -446,6 +578,14 @@ class GraphScene(QGraphicsScene):
             records.append({"id": node_id, "kind": self.spec.kinds[k], "label": label,
                             "rect": item.sceneBoundingRect().adjusted(0.5, 0.5, -0.5, -0.5)})
         return records
+
+    def _group_record(self, g: int) -> dict:
+        """A collapsed group's record, as the export writes it (export.group_record):
+        its name, how many nodes it stands for and, for a stack, how many instances."""
+        from gui.graph.export import group_record  # noqa: PLC0415 - QtSvg, when exported
+
+        rect = self.group_items[g].sceneBoundingRect().adjusted(0.5, 0.5, -0.5, -0.5)
+        return group_record(self.shown.groups[g], rect)
 
     def export_edges(self) -> list[dict]:
         """Every drawn edge: its ends' ids, its whole curve (a QPainterPath, no head) and
@@ -461,7 +601,7 @@ class GraphScene(QGraphicsScene):
         return records
 
 
-def _add_to_strips(strips: dict[int, QPainterPath], segments, head: bool,
+def _add_to_strips(strips: dict, segments, head: bool,
                    long_lines: list) -> None:
     """Append an edge's `segments` to the path of the strip where it starts (one tight
     loop: a big graph has tens of thousands of segments); a line longer than a strip
@@ -480,7 +620,9 @@ def _add_to_strips(strips: dict[int, QPainterPath], segments, head: bool,
         if path is None:
             k = int(a[0] // PIECE_W)
             path = strips.get(k)
-            if path is None:
+            if path is None or path.elementCount() > STRIP_ELEMENTS:
+                if path is not None:  # full: kept under a key of its own
+                    strips[(k, len(strips))] = path
                 path = strips[k] = QPainterPath()
         if a != here:
             path.moveTo(a[0], a[1])

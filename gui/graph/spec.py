@@ -4,7 +4,7 @@ room each piece and each edge label needs. Plain records for the layout and the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine._gc import collector_paused
 from engine.core import ops
@@ -14,7 +14,7 @@ from engine.core.value import Value
 from engine.numbers import agrees
 from engine.numbers import number as digits
 from engine.numbers import operand as bracketed
-from gui.graph.items import OP_D, VALUE_H, VALUE_W, label_size, op_width
+from gui.graph.items import OP_D, VALUE_H, VALUE_W, group_size, label_size, op_width
 
 LARGE = 1500      # above this many nodes, labels show only when zoomed in
 NODES_PER_SLICE = 1000  # a large graph's spec is made this many nodes at a time
@@ -77,6 +77,8 @@ class GraphSpec:
     keys: list[tuple[int, int]]
     symbols: dict[int, str]
     folded: bool
+    # an edge into a collapsed group: its index -> the operands it stands for
+    operands: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     @property
     def radii(self) -> list[float]:
@@ -146,3 +148,77 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
         if i % nodes_per_slice == nodes_per_slice - 1:
             yield
     return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded)
+
+
+def sent_label(total: float, sent: int, paths: int) -> str:
+    """The label of an edge into a collapsed group: the gradient its backward steps sent
+    along it so far, Σ local × upstream over the `paths` operands the edge stands for
+    (`sent` of them so far)."""
+    of = f"{sent:,} of {paths:,}" if sent < paths else f"{paths:,}"
+    return f"Σ {short(total)}\n({of} {'path' if paths == 1 else 'paths'})"
+
+
+GROUP_LABEL_WIDEST = "Σ -8.888e-88\n(8,888 of 8,888 paths)"
+
+
+def quotient_spec(shown, roles: dict[Value, str], folded: bool = True) -> GraphSpec:
+    """The nodes and edges to draw for `shown` (a grouped.Shown): a shown node as
+    `graph_spec` draws it, a collapsed group as one box 'g<id>' of kind 'group'. An edge
+    into a shown operation stands for its operand (key (i, k)); an edge into a collapsed
+    group for every operand between its source and the group (key (target unit, source
+    unit), both codes of the quotient)."""
+    stepper, q = shown.stepper, shown.quotient
+    nodes, unit_of = stepper.forward_steps, q.unit_of
+    steps, step_of = stepper.backward_steps, shown.step_of
+    group_room = label_size(GROUP_LABEL_WIDEST)
+
+    def hidden(i: int) -> bool:  # a folded constant shown as itself
+        return folded and unit_of[i] == i and roles.get(nodes[i]) == "constant"
+
+    ids, kinds, sizes, edges, keys, symbols, operands_of = [], [], [], [], [], {}, {}
+    out: dict[int, int] = {}  # unit -> the spec node its edges leave from
+    into: dict[int, int] = {}  # unit -> the spec node its edges enter
+    for u in q.units:
+        if u < 0:
+            g = shown.groups[-1 - u]
+            out[u] = into[u] = len(ids)
+            ids.append(f"g{g.id}")
+            kinds.append("group")
+            sizes.append(group_size(g.title, g.kind == "stack"))
+            continue
+        node = nodes[u]
+        if node.parents:
+            flags = [hidden(shown.index[p]) for p in node.parents]
+            symbols[u] = folded_symbol(node, flags)
+            into[u] = len(ids)
+            ids.append(f"o{u}")
+            kinds.append("op")
+            sizes.append((op_width(symbols[u]), OP_D))
+        elif hidden(u):
+            continue
+        out[u] = len(ids)
+        ids.append(f"v{u}")
+        kinds.append("constant" if roles.get(node) == "constant" else "value")
+        sizes.append((VALUE_W, VALUE_H))
+        if node.parents:
+            edges.append((into[u], out[u], None))
+            keys.append((u, -1))
+    for s, t, operands in q.edges:
+        if s not in out:
+            continue  # from a folded constant
+        if t >= 0:
+            (c, k), = operands
+            j = step_of.get(c)
+            label = (contribution_label(*_parts(steps[j].contributions[k]))
+                     if j is not None else "0 × 0\n= 0")
+            edges.append((out[s], into[t], label_size(label)))
+            keys.append((c, k))
+        else:
+            operands_of[len(edges)] = operands
+            edges.append((out[s], into[t], group_room))
+            keys.append((t, s))
+    return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded, operands_of)
+
+
+def _parts(c) -> tuple:
+    return c.local, c.upstream, c.contribution, c.right

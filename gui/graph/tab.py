@@ -6,22 +6,25 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from engine.core.stepping import gradients_with
 from engine.core.value import Value
 from engine.numbers import count
 from gui.graph.background_drawing import DRAWING, BackgroundDrawing, Tidy
 from gui.graph.controls import (
     STEP_ACTIONS,
     engine_box,
+    gradients_wrong_at_end,
     legend_label,
     phase_label,
     problem_label,
+    reserve_room,
     speed_slider,
     step_actions,
+    sync_engine_box,
     wrong_gradients_sentence,
 )
+from gui.graph.expansion import Expansion
 from gui.graph.layout import layered_layout
-from gui.graph.scene import MAX_DRAWN, GraphScene
+from gui.graph.scene import GraphScene
 from gui.graph.session import Session
 from gui.graph.spec import LARGE, GraphSpec, graph_spec
 from gui.graph.view import GraphView
@@ -35,6 +38,7 @@ class GraphTab(QWidget):
     status = Signal(str)          # a message for the status bar
     busy = Signal(bool)           # a layout has run for over BUSY_AFTER_MS, or has ended
     selection_changed = Signal()  # the selection in the scene shown now changed
+    reorder = Signal(object, object)  # (program, forward_steps): step it in this order
 
     def __init__(self, session: Session, parent=None):
         super().__init__(parent)
@@ -55,14 +59,16 @@ class GraphTab(QWidget):
         self.background.busy.connect(self.busy)
         self.timer = QTimer(self)  # Play: a step at the chosen speed
         self.timer.timeout.connect(self._on_tick)
+        # a big graph grouped, drawn collapsed, opened a group at a time; Ctrl+F finds
+        self.expansion = Expansion(self, self._draw_plain)
+        self.breadcrumb, self.find_bar = self.expansion.breadcrumb, self.expansion.find_bar
 
         bar = QHBoxLayout()
         self.actions = step_actions(self, bar)
-        self.actions["reset"].triggered.connect(self._on_reset)
-        self.actions["back"].triggered.connect(self._on_back)
-        self.actions["step"].triggered.connect(self._on_step)
+        for key, slot in (("reset", self._on_reset), ("back", self._on_back),
+                          ("step", self._on_step), ("end", self._on_end)):
+            self.actions[key].triggered.connect(slot)
         self.actions["play"].toggled.connect(self._on_play)
-        self.actions["end"].triggered.connect(self._on_end)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Speed:", self))
         self.speed, self.speed_label = speed_slider(self)
@@ -84,9 +90,8 @@ class GraphTab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.legend)
+        for widget in (self.find_bar, self.breadcrumb, self.view, self.problem, self.legend):
+            layout.addWidget(widget, 1 if widget is self.view else 0)
         self._step_keys = {QKeySequence(shortcut)[0].key(): self.actions[key]
                            for key, _, shortcut, _ in STEP_ACTIONS}
         self.view.installEventFilter(self)
@@ -98,41 +103,21 @@ class GraphTab(QWidget):
 
     # -- loading a graph ----------------------------------------------------------------------
 
-    def _sync_engine_box(self) -> None:
-        """The Engine box shows the session's engine; a user's engine replayed on the
-        program shown has an entry of its own while it lasts."""
-        session = self.session
-        box = self.engine_box
-        mine = box.findText("your engine: ", Qt.MatchFlag.MatchStartsWith)
-        recorded = session.recorded
-        box.blockSignals(True)
-        if recorded is not None and recorded.can_step(session.program):
-            text = f"your engine: {recorded.label}"
-            if mine < 0:
-                box.addItem(text, recorded)
-            else:
-                box.setItemText(mine, text)
-                box.setItemData(mine, recorded)
-        elif mine >= 0:
-            box.removeItem(mine)
-        index = box.findData(session.engine)
-        box.setCurrentIndex(max(index, 0))
-        box.blockSignals(False)
-
     @Slot()
     def _on_loaded(self) -> None:
-        self._sync_engine_box()
+        sync_engine_box(self.engine_box, self.session)
         self.actions["play"].setChecked(False)
         self.stop_layout()  # the previous program's layout is of no use any more
+        if self.expansion.load(self.session.stepper):
+            self._update_phase()  # grouped: drawn (or being grouped) by the expansion
+        else:
+            self._draw_plain()
+
+    @Slot()
+    def _draw_plain(self) -> None:
+        """Draw the stepper's graph node by node, as small graphs always are."""
         stepper = self.session.stepper
         n = len(stepper.forward_steps)
-        if n > MAX_DRAWN:
-            self._cleared_scene().show_too_large(stepper)
-            self.view.fit()
-            self.status.emit(f"{n:,} nodes: too many to draw; stepping, the "
-                             "inspector and the other tabs still work")
-            self._update_phase()
-            return
         folded = not self.constants_as_nodes
         if n <= LARGE:
             spec = graph_spec(stepper, self.session.roles(), folded=folded)
@@ -149,28 +134,36 @@ class GraphTab(QWidget):
     def laying_out(self) -> bool:
         """True while a large graph's spec is made, its layout runs in the background,
         or its graph is drawn in slices (the last graph is on screen until then)."""
-        return self.background.running
+        return self.background.running or self.expansion.running
 
     def wait_for_layout(self, timeout_s: float = 300.0) -> bool:
-        """Finish a background layout and its drawing now (for a picture or an export,
-        never in the window's own use); True if none is left."""
+        """Finish a background grouping, layout and drawing now (for a picture or an
+        export, never in the window's own use); True if none is left."""
+        self.expansion.job.run_to_end(timeout_s)
         self.background.run_to_end(timeout_s)
         return not self.laying_out
 
     def stop_layout(self) -> None:
         """End a background layout or a sliced drawing now, if one runs (a new program,
         or the window closes); the graph on screen stays."""
+        self.expansion.cancel()
         self.background.cancel()
 
     @Slot()
     def _on_stage(self) -> None:
-        self.status.emit(f"Drawing {len(self.session.stepper.forward_steps):,} nodes…")
+        if self.scene.shown is None:  # a group opened: no words for the split second
+            self.status.emit(f"Drawing {len(self.session.stepper.forward_steps):,} nodes…")
         self._update_phase()
 
     @Slot(object)
     def _on_drawn(self, scene: GraphScene) -> None:
+        old_levels = self.scene.levels
         self._swap_in(scene)
-        self._graph_drawn()
+        if scene.levels is not None or old_levels is None:
+            self._graph_drawn()
+        else:  # a group opened or closed: the zoom stays, the view on what changed
+            self.expansion.redrawn(old_levels)
+            self._update_phase()
 
     @Slot(str)
     def _on_not_drawn(self, reason: str) -> None:
@@ -180,8 +173,10 @@ class GraphTab(QWidget):
         """Show `scene` in the view in place of the current one, which is dismantled."""
         old, self.scene = self.scene, scene
         scene.selectionChanged.connect(self.selection_changed)
+        scene.selectionChanged.connect(self.expansion.update_breadcrumb)
         self.view.setScene(scene)
         old.selectionChanged.disconnect(self.selection_changed)
+        old.selectionChanged.disconnect(self.expansion.update_breadcrumb)
         self.tidy.drop(old)
 
     def _cleared_scene(self) -> GraphScene:
@@ -219,8 +214,14 @@ class GraphTab(QWidget):
         """The scene holds the new graph: the view, the counts and the words follow."""
         # forward steps counted as the picture shows them: folded constants are skipped
         self._drawn_before = self.scene.drawn_counts()
+        self.expansion.shown = self.scene.shown
+        self.expansion.update_breadcrumb()
         self.view.graph_changed()
         n = len(self.scene.nodes)
+        if self.scene.shown is not None:
+            self.status.emit(self.expansion.built_message())
+            self._update_phase()
+            return
         # the values counted as drawn: a constant written into its operation is not a box
         folded = n - self._drawn_before[-1] if n else 0
         what = count(n - folded, "value") + (
@@ -247,7 +248,7 @@ class GraphTab(QWidget):
     @Slot(int)
     def _on_moved(self, previous: int) -> None:
         if self.scene.stepper is self.session.stepper:
-            self.scene.refresh(previous)
+            self.expansion.refresh(previous) or self.scene.refresh(previous)
             self.view.follow_step()
         self._update_phase()
         stepper = self.session.stepper
@@ -271,6 +272,9 @@ class GraphTab(QWidget):
 
     def _progress(self, stepper) -> str:
         """The stepper's progress, its forward steps counted without folded constants."""
+        levels = self.expansion.levels() if self.scene.stepper is stepper else None
+        if levels is not None:
+            return self.expansion.progress(levels)
         drawn = self._drawn_before
         n_forward = len(stepper.forward_steps)
         if (self.scene.stepper is not stepper or len(drawn) != n_forward + 1
@@ -312,7 +316,7 @@ class GraphTab(QWidget):
         if self.session.at_end and not stepper.engine.is_correct:
             lines.append(self._gradients_wrong_at_end())
         message = " ".join(line for line in lines if line)
-        self._reserve_problem_room(bool(stepper and not stepper.engine.is_correct))
+        reserve_room(self.problem, bool(stepper and not stepper.engine.is_correct))
         self.problem.setText(message)
         self.problem.setToolTip(message)
         self.problem.setVisible(bool(message))
@@ -322,24 +326,13 @@ class GraphTab(QWidget):
             self.actions[key].setEnabled(bool(stepper and not self.session.at_end)
                                          or (key == "play" and self.timer.isActive()))
 
-    def _reserve_problem_room(self, reserve: bool) -> None:
-        policy = self.problem.sizePolicy()
-        if policy.retainSizeWhenHidden() != reserve:
-            policy.setRetainSizeWhenHidden(reserve)
-            self.problem.setSizePolicy(policy)
-
     def _gradients_wrong_at_end(self) -> str:
         """At the end of a buggy backward pass: which inputs' gradients came out wrong,
-        and what they should be ('' if the bug did not change any). The wrong ones are
-        what the stepper wrote into the inputs; the right ones come from a fresh copy of
-        the program, once per stepper."""
+        and what they should be (see controls.gradients_wrong_at_end), once per stepper."""
         stepper = self.session.stepper
         if self._wrong_at_end is None or self._wrong_at_end[0] is not stepper:
-            program = self.session.program
-            wrong = {name: leaf.grad for name, leaf in program.inputs.items()}
-            right = gradients_with(program)
-            by = stepper.engine.blame
-            self._wrong_at_end = (stepper, wrong_gradients_sentence(wrong, right, by))
+            self._wrong_at_end = (stepper, gradients_wrong_at_end(self.session.program,
+                                                                  stepper))
         return self._wrong_at_end[1]
 
     def eventFilter(self, watched, event) -> bool:
@@ -368,7 +361,8 @@ class GraphTab(QWidget):
     @Slot()
     def _on_back(self) -> None:
         self.actions["play"].setChecked(False)
-        self._skip_hidden(self.session.back)
+        if not self.expansion.step(forward=False):
+            self._skip_hidden(self.session.back)
 
     def _skip_hidden(self, move) -> None:
         """Repeat `move` past steps that reveal nothing drawn (a folded constant), so
@@ -383,7 +377,8 @@ class GraphTab(QWidget):
 
     @Slot()
     def _on_step(self) -> None:
-        self._skip_hidden(self.session.step)
+        if not self.expansion.step(forward=True):
+            self._skip_hidden(self.session.step)
 
     @Slot()
     def _on_end(self) -> None:
@@ -401,7 +396,9 @@ class GraphTab(QWidget):
 
     @Slot()
     def _on_tick(self) -> None:
-        if not self.session.step() or self.session.at_end:
+        if self.expansion.step(forward=True) and not self.session.at_end:
+            return
+        if self.session.at_end or not self.session.step() or self.session.at_end:
             self.actions["play"].setChecked(False)
             return
         while self._hidden(self.session.stepper.current) and self.session.step():

@@ -28,6 +28,7 @@ class GraphView(QGraphicsView):
     """
 
     zoomed = Signal(float)
+    double_clicked = Signal(object)  # the item under a double-click (None: none)
 
     def __init__(self, scene: GraphScene, parent=None):
         super().__init__(scene, parent)
@@ -50,6 +51,16 @@ class GraphView(QGraphicsView):
         (a large graph too: it opens at a readable size at its left end)."""
         self._labels_shown = not self.scene().large
         self.fit(readable=True)
+
+    def graph_redrawn(self) -> None:
+        """The graph was drawn again (a group opened or closed) at the same zoom: the
+        scroll bars reach all of it, and no fit is redone."""
+        bounds = self.scene().graph_rect()
+        self._auto_fit = None
+        self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN,
+                                          SCENE_MARGIN, SCENE_MARGIN))
+        self._labels_shown = not self.scene().large
+        self._update_labels()
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -94,6 +105,10 @@ class GraphView(QGraphicsView):
         if self._press is not None and (event.position() - self._press).manhattanLength() > 3:
             self._auto_fit = None  # a drag pans the view
         super().mouseMoveEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        self.double_clicked.emit(self.itemAt(event.position().toPoint()))
+        event.accept()
 
     def mouseReleaseEvent(self, event) -> None:
         self._press = None

@@ -52,9 +52,9 @@ class Disposal(QObject):
     def finish(self) -> None:
         """Let go of everything now (the window is closing, or a test wants it done)."""
         self._again.stop()
+        self._queue.clear()  # first: the task's end would start the next one's
         if self._task is not None:
             self._task.run_to_end()
-        self._queue.clear()
 
     @Slot()
     def _next(self) -> None:

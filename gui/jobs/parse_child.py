@@ -14,15 +14,18 @@ from collections.abc import Iterator
 
 from engine import ExpressionError, parse
 from engine.core.value import topological_order
+from gui.jobs.group_child import GROUP_FROM, grouped_records, program_arrays
 
 INSTRUCTIONS_PER_PIECE = 5_000  # a piece unpickled and made Instructions in ~10 ms
 
 
-def parse_pieces(text: str) -> Iterator[tuple]:
+def parse_pieces(text: str, group: bool = False, budget: int = 60) -> Iterator[tuple]:
     """Parse `text`; yield ("error", message, line, col), or ("head", nodes,
     output_index, output_name, names, labels) then ("instructions", start, tuples) records
     and last ("order", indices): the output's topological order as indices into the
-    values, which the stepper walks (found here, not on the window's thread)."""
+    values (found here, not on the window's thread). With `group`, a graph of over
+    GROUP_FROM nodes is grouped first: ("group", …) records, those of
+    `group_child.grouped_records` (its "order" indexes the topological order)."""
     try:
         program = parse(text)
     except ExpressionError as e:
@@ -36,4 +39,8 @@ def parse_pieces(text: str) -> Iterator[tuple]:
         yield "instructions", start, [tuple(ins) for ins in
                                       instructions[start:start + INSTRUCTIONS_PER_PIECE]]
     where = {id(v): i for i, v in enumerate(program.values)}
-    yield "order", array("q", [where[id(v)] for v in topological_order(program.output)])
+    order = array("q", [where[id(v)] for v in topological_order(program.output)])
+    if group and len(order) > GROUP_FROM:  # grouped here: the window never waits for it
+        for record in grouped_records(program_arrays(program, order), budget):
+            yield ("group", *record)
+    yield "order", order

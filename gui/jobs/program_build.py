@@ -18,6 +18,7 @@ from engine import ExpressionError, Program
 from engine.core.engines import Engine
 from engine.core.stepping import Stepper
 from engine.language.program import Instruction, values_in_slices
+from gui.jobs.grouping_job import Grouped, grouped_steps
 from gui.jobs.parse_child import parse_pieces
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
@@ -27,6 +28,12 @@ SLICE_S = 0.012              # work per tick: the window draws in between
 POLL_MS = 20                 # while the child parses, look for its records this often
 READ_BUDGET_S = 0.010        # unpickling its pieces takes at most this long per look
 NODES_PER_SLICE = 2_000
+
+
+def _role(value, inputs: set) -> str:
+    if value._prev:
+        return "intermediate"
+    return "input" if value in inputs else "constant"
 
 
 class ProgramBuild(QObject):
@@ -49,6 +56,10 @@ class ProgramBuild(QObject):
         self._records: deque = deque()  # what the parser sent, not yet replayed
         self._task: SlicedTask | None = None
         self.restepping = False  # the build running only makes a loaded program's stepper
+        # set: a big graph is grouped as it is parsed, to fit about budget() units on
+        # screen at first (None from it: not grouped)
+        self.budget: Callable[[], int | None] | None = None
+        self.grouped: Grouped | None = None  # the last build's grouping, if grouped
 
     @property
     def running(self) -> bool:
@@ -59,7 +70,10 @@ class ProgramBuild(QObject):
         self.cancel()
         self.restepping = False
         self._records = deque()
+        self.grouped = None
+        budget = self.budget() if self.budget is not None else None
         worker = self._worker = ProcessWorker(parse_pieces, one_by_one=True, text=text,
+                                              group=budget is not None, budget=budget or 0,
                                               interval_ms=POLL_MS,
                                               read_budget_s=READ_BUDGET_S, parent=self)
         worker.yielded.connect(self._on_record)
@@ -68,14 +82,16 @@ class ProgramBuild(QObject):
         worker.start()
         self.progress.emit(f"Parsing {len(text):,} characters…")
 
-    def restep(self, program: Program, forward_steps: list | None = None) -> None:
+    def restep(self, program: Program, forward_steps: list | None = None,
+                reference: list | None = None) -> None:
         """Make `program`'s stepper again (for the session's engine, read now), a slice
         at a time, ending any build still running; `finished` as for a build.
-        `forward_steps`: the program's topological order, if known (a stepper has it)."""
+        `forward_steps`: the order to walk the program in, if known (a stepper has it);
+        `reference`: topological_order's, if another (a grouping's order was given)."""
         self.cancel()
         self.restepping = True
         self._run(self._stepper_stages(program, f"{len(program.values):,} nodes",
-                                       forward_steps))
+                                       forward_steps, reference))
         self.progress.emit("Preparing the steps…")
 
     def cancel(self) -> None:
@@ -143,7 +159,7 @@ class ProgramBuild(QObject):
         """The build as a generator: WAIT while waiting for the child, a progress text
         after each step of work; returns (program, stepper). Raises ExpressionError for
         an error in the program and RuntimeError if the child fails."""
-        head, instructions, order = None, [], None
+        head, instructions, order, grouped = None, [], None, {}
         records = self._records
         while order is None:
             if not records:
@@ -161,6 +177,8 @@ class ProgramBuild(QObject):
                 head = record
             elif record[0] == "order":
                 order = record[1]
+            elif record[0] == "group":
+                grouped[record[1]] = record[2:]
             else:
                 instructions.extend(map(Instruction._make, record[2]))
             if head is not None:
@@ -170,19 +188,28 @@ class ProgramBuild(QObject):
         for done in values_in_slices(instructions, labels, {}, values, NODES_PER_SLICE):
             yield f"Building the graph: {done:,} of {n:,} nodes…"
         program = Program(text, instructions, values, names, output_index, output_name)
-        forward_steps = list(map(values.__getitem__, order))
-        return (yield from self._stepper_stages(program, "", forward_steps))
+        forward_steps = reference = list(map(values.__getitem__, order))
+        if grouped:  # stepped in the grouping's order: each group's steps are one run
+            inputs = set(program.inputs.values())
+            self.grouped = yield from grouped_steps(program.output, forward_steps, grouped,
+                                                    lambda v: _role(v, inputs))
+            self.grouped.arrays.roles[-1] = "output"
+            self.grouped.reference = reference
+            forward_steps = self.grouped.nodes
+        return (yield from self._stepper_stages(program, "", forward_steps, reference))
 
-    def _stepper_stages(self, program: Program, what: str,
-                        forward_steps: list | None) -> Generator[str, None, tuple]:
-        """The stepper of `program` made in slices, its topological order given or not;
-        returns (program, stepper)."""
+    def _stepper_stages(self, program: Program, what: str, forward_steps: list | None,
+                        reference: list | None = None) -> Generator[str, None, tuple]:
+        """The stepper of `program` made in slices, walking `forward_steps` (None: its
+        topological order); `reference`: topological_order's, when `forward_steps` is
+        another (a grouping's), which the gradients' sums keep to, to the bit. Returns
+        (program, stepper)."""
         of = f" of {what}" if what else ""
         yield f"Preparing the steps{of}…"
-        # the order given is topological_order's (the parse child's, a stepper's): the
-        # reference one too, so that the stepper need not walk the graph to find it
+        # an order given with no reference is topological_order's (the parse child's, a
+        # stepper's): the reference too, so that the stepper need not walk the graph
         slices = Stepper.in_slices(program.output, self._engine(), NODES_PER_SLICE,
-                                   forward_steps, forward_steps)
+                                   forward_steps, reference or forward_steps)
         while True:
             try:
                 done, total = next(slices)

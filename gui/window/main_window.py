@@ -79,6 +79,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self._make_docks_and_status_bar()
         # a big program is parsed in a child process and built in slices
         self.program_build = ProgramBuild(lambda: self.session.builtin_engine, self)
+        self.program_build.budget = self.graph_tab.expansion.parse_budget  # grouped as parsed
         self._opening: tuple[Path, str] | None = None  # a file whose build is running
         self.session.restep = self._restep
         self.disposal = Disposal(self)  # old programs let go of a slice at a time
@@ -118,6 +119,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.editor.preset_chosen.connect(self.open_preset)
         self.graph_tab.status.connect(self.show_status)
         self.graph_tab.busy.connect(self._on_layout_busy)
+        self.graph_tab.reorder.connect(self._reorder)
         self.cancel_layout.clicked.connect(self.graph_tab.cancel_layout)
         self.cancel_build.clicked.connect(self.cancel_building)
         self.program_build.progress.connect(self.show_status)
@@ -254,9 +256,18 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             return  # the program being built gets its stepper for the new engine
         self.graph_tab.set_building(True)
         stepper = self.session.stepper  # the same program's: its order is the same
-        self.program_build.restep(program, stepper.forward_steps
-                                  if stepper is not None and stepper.output is program.output
-                                  else None)
+        same = stepper is not None and stepper.output is program.output
+        self.program_build.restep(program, stepper.forward_steps if same else None,
+                                  self.graph_tab.expansion.reference(stepper) if same else None)
+
+    @Slot(object, object)
+    def _reorder(self, program, forward_steps) -> None:
+        """A grouped program's stepper made again in the grouping's order (each group's
+        steps one run), in slices, and loaded when ready."""
+        if program is self.session.program:
+            self.graph_tab.set_building(True)
+            stepper = self.session.stepper  # walks topological_order's, the reference
+            self.program_build.restep(program, forward_steps, stepper.forward_steps)
 
     @property
     def building(self) -> bool:
@@ -265,8 +276,14 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
 
     def wait_for_build(self, timeout_s: float = 300.0) -> bool:
         """Block until a background build has landed or failed (for tests, pictures and
-        exports, never in the window's own use); True if none is left running."""
-        return self.program_build.wait(timeout_s)
+        exports, never in the window's own use); True if none is left running. A big
+        graph's grouping is waited for too, and its stepper made in the grouping's order:
+        then only its drawing is left (`graph_tab.wait_for_layout`)."""
+        done = self.program_build.wait(timeout_s)
+        if done and self.graph_tab.expansion.running:
+            self.graph_tab.expansion.job.run_to_end(timeout_s)  # may make the stepper again
+            done = self.program_build.wait(timeout_s)
+        return done
 
     @Slot()
     def cancel_building(self) -> None:
@@ -304,6 +321,9 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             self._opening = None
             self.show_program(text, path)
         self.editor.clear_error()
+        if self.program_build.grouped is not None:  # grouped by the parser's child
+            self.graph_tab.expansion.give(self.program_build.grouped)
+            self.program_build.grouped = None
         self.session.load_prepared(program, stepper)
         self.graph_tab.focus_graph()
 

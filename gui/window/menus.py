@@ -16,6 +16,9 @@ SHORTCUTS = [
     ("Ctrl+0", "Fit the graph"), ("Ctrl+K", "Show constants as nodes, or folded"),
     ("Ctrl+= / Ctrl+-", "Zoom in / out"), ("Ctrl+1 … Ctrl+6", "Switch tab"),
     ("Ctrl+G", "Apply one gradient step"),
+    ("Double-click / + / −", "Open a group / open the selected group / close its group"),
+    ("Alt+0 … Alt+4", "Collapse every group / expand to level N"),
+    ("Ctrl+F", "Find a node by name"),
     ("Alt+PgUp / Alt+PgDown", "Learn: previous / next section"),
     ("F1", "This list"), ("Ctrl+Q", "Quit"),
 ]
@@ -79,7 +82,7 @@ class WindowMenus:
             "instead of writing it into its operation (× 1.2)")
         self.constants_action.toggled.connect(self._on_constants)
         view.addAction(self.constants_action)
-        view.addSeparator()
+        self._group_menu(view)
         view.addAction(self.editor_dock.toggleViewAction())
         view.addAction(self.inspector_dock.toggleViewAction())
         view.addSeparator()
@@ -89,3 +92,15 @@ class WindowMenus:
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1")
         self._action(help_menu, "&About", self.show_about)
+
+    def _group_menu(self, view) -> None:
+        """A grouped graph's entries in View: find, open, close, expand to level N."""
+        view.addSeparator()
+        groups = self.graph_tab.expansion.actions
+        for key in ("group", "find", "expand", "collapse"):
+            view.addAction(groups[key])
+        levels = view.addMenu("Expand to &level")
+        for key, action in groups.items():
+            if key.startswith("level"):
+                levels.addAction(action)
+        view.addSeparator()

@@ -22,6 +22,14 @@ FIVE_LINKS = "x = 0.5\n" + "".join(f"a{k} = tanh({'a' + str(k - 1) if k else 'x'
 PRODUCT_CHAIN = "w = 0.3\nu = 2.0\na0 = w*u\n" + "".join(
     f"a{k} = tanh(a{k - 1})\n" for k in range(1, 30))
 
+@pytest.fixture(autouse=True)
+def node_by_node(monkeypatch):
+    """These tests draw big graphs node by node (View → Group big graphs off), as every
+    graph was drawn before big ones were grouped."""
+    from gui.graph.expansion import Expansion
+
+    monkeypatch.setattr(Expansion, "group_by_default", False)
+
 
 def visible(view) -> QRectF:
     """The part of the scene the viewport shows."""

@@ -11,6 +11,15 @@ from gui.graph.scene import GraphScene
 from tests.gui.test_background_layout import LINES, chain
 
 
+@pytest.fixture(autouse=True)
+def node_by_node(monkeypatch):
+    """These tests draw big graphs node by node (View → Group big graphs off), as every
+    graph was drawn before big ones were grouped."""
+    from gui.graph.expansion import Expansion
+
+    monkeypatch.setattr(Expansion, "group_by_default", False)
+
+
 def test_the_collector_is_on_again_only_when_the_last_holder_lets_go():
     assert gc.isenabled() and gc.get_freeze_count() == 0
     _gc.hold()

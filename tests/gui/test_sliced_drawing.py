@@ -3,6 +3,7 @@ the same picture as drawn at once, and a new build or Cancel stops the slices.""
 
 import gc
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
@@ -11,6 +12,15 @@ from gui.graph.export import graph_records
 from gui.graph.scene import GraphScene
 from gui.graph.spec import LARGE
 from tests.gui.test_background_layout import chain
+
+
+@pytest.fixture(autouse=True)
+def node_by_node(monkeypatch):
+    """These tests draw big graphs node by node (View → Group big graphs off), as every
+    graph was drawn before big ones were grouped."""
+    from gui.graph.expansion import Expansion
+
+    monkeypatch.setattr(Expansion, "group_by_default", False)
 
 
 def _on_slice(monkeypatch, action, at: int = 3) -> list:

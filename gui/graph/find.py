@@ -1,0 +1,72 @@
+"""Ctrl+F: find a node by name. A line edit over the graph with completion over every
+named node's label; Enter opens every group that hides the node, selects it and centres
+it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QStringListModel, Qt, Signal, Slot
+from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+
+
+class FindBar(QWidget):
+    """Hidden until `open()`; `found(name)` when Enter is pressed on a name it knows."""
+
+    found = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("find_bar")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel("Find:", self))
+        self.edit = QLineEdit(self)
+        self.edit.setObjectName("find_edit")
+        self.edit.setPlaceholderText("a node's name, e.g. layers[0].neurons[3].w[1]")
+        self.edit.setClearButtonEnabled(True)
+        self.model = QStringListModel(self)
+        self.completer = QCompleter(self.model, self)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.completer.setMaxVisibleItems(12)
+        self.edit.setCompleter(self.completer)
+        self.edit.returnPressed.connect(self._on_enter)
+        layout.addWidget(self.edit, 1)
+        self.note = QLabel(self)
+        layout.addWidget(self.note)
+        close = QToolButton(self)
+        close.setText("×")
+        close.setToolTip("Close (Esc)")
+        close.clicked.connect(self.close_bar)
+        layout.addWidget(close)
+        self._names: set[str] = set()
+        self.hide()
+
+    def set_names(self, names: list[str]) -> None:
+        """The labels it completes and finds."""
+        self._names = set(names)
+        self.model.setStringList(sorted(self._names))
+
+    def open(self) -> None:
+        self.note.clear()
+        self.show()
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    @Slot()
+    def close_bar(self) -> None:
+        self.hide()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.close_bar()
+            return
+        super().keyPressEvent(event)
+
+    @Slot()
+    def _on_enter(self) -> None:
+        name = self.edit.text().strip()
+        if name in self._names:
+            self.note.clear()
+            self.found.emit(name)
+        else:
+            self.note.setText("no node has that name")

@@ -1,0 +1,191 @@
+"""What a grouped graph shows: the stepper's nodes, their groups, which groups are open,
+and the quotient drawn for that (see gui/graph/groups/model.py).
+
+Node i of the arrays is the stepper's forward step i: a grouping found on the graph in
+another order is renumbered first (`renumbered`), and the stepper made with its order,
+so that every group's forward steps, and backward steps, are one run.
+"""
+# Qt-free: renumbered in a child process, which never loads Qt (tests/test_structure.py).
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import groupby
+
+from gui.graph.groups.model import (
+    GraphArrays,
+    Group,
+    Grouping,
+    Quotient,
+    unit_group,
+)
+
+STEPS_PER_SLICE = 5_000
+
+
+def renumbered(arrays: GraphArrays, grouping: Grouping) -> tuple[GraphArrays, Grouping]:
+    """The same graph and groups with node i renamed to its place in `grouping.order`,
+    so that the new order is range(n) and group g's members are nodes first..last-1."""
+    order = grouping.order
+    new = [0] * len(order)
+    for place, i in enumerate(order):
+        new[i] = place
+    parents = [tuple(new[p] for p in arrays.parents[i]) for i in order]
+    pick = [arrays.ops, arrays.labels, arrays.roles]
+    ops, labels, roles = ([column[i] for i in order] for column in pick)
+    groups = [replace(g, nodes=sorted(new[i] for i in g.nodes), children=list(g.children))
+              for g in grouping.groups]
+    group_of = [grouping.group_of[i] for i in order] if grouping.group_of else [-1] * len(order)
+    return (GraphArrays(parents, ops, labels, roles, new[arrays.output]),
+            Grouping(list(range(len(order))), groups, group_of))
+
+
+class Shown:
+    """A grouped stepper's picture: which groups are open, and the quotient for that.
+
+    `stepper.forward_steps[i]` is node i of `arrays` (see the module's docstring)."""
+
+    def __init__(self, stepper, arrays: GraphArrays, grouping: Grouping,
+                 expanded: set[int] | None = None):
+        self.stepper = stepper
+        self.arrays = arrays
+        self.grouping = grouping
+        self.expanded: set[int] = set(expanded or ())
+        self.step_of: dict[int, int] = {}  # node -> its backward step (rule) number
+        self.first_grad: dict[int, int] = {}  # node -> the first step that gives it one
+        self.index: dict = {}  # Value -> node number, with `step_of` (`index_steps`)
+        self.quotient: Quotient | None = None  # made by `make_quotient`, off the window's
+        # thread when big (see background_drawing)
+
+    def quotient_steps(self) -> Iterator[None]:
+        """Make `quotient` (what model.quotient makes) a slice at a time: with the order
+        range(n), a collapsed group's nodes are one run of `unit_of`, set in one go."""
+        if self.quotient is not None:
+            return
+        arrays, groups = self.arrays, self.grouping.groups
+        n = len(arrays)
+        unit_of = list(range(n))
+        todo = self.grouping.top()
+        while todo:
+            group = groups[todo.pop()]
+            if group.id in self.expanded:
+                todo.extend(group.children)
+            else:
+                unit_of[group.first:group.last] = [-1 - group.id] * (group.last - group.first)
+        units = [u for u, _ in groupby(unit_of)]  # groups are runs: one unit each
+        yield
+        edges: dict[tuple, list[tuple[int, int]]] = {}
+        parents = arrays.parents
+        for a in range(0, n, STEPS_PER_SLICE):
+            for c in range(a, min(n, a + STEPS_PER_SLICE)):
+                t = unit_of[c]
+                for k, p in enumerate(parents[c]):
+                    s = unit_of[p]
+                    if s != t:
+                        key = (s, t) if t < 0 else (s, t, k)
+                        edges.setdefault(key, []).append((c, k))
+            yield
+        self.quotient = Quotient(units, unit_of,
+                                 [(key[0], key[1], tuple(ops)) for key, ops in edges.items()])
+
+    @property
+    def groups(self) -> list[Group]:
+        return self.grouping.groups
+
+    def index_steps(self) -> Iterator[None]:
+        """Fill `index`, `step_of` and `first_grad`, yielding after every STEPS_PER_SLICE steps."""
+        index = self.index = {}
+        nodes = self.stepper.forward_steps
+        for a in range(0, len(nodes), STEPS_PER_SLICE):
+            index.update(zip(nodes[a:a + STEPS_PER_SLICE], range(a, a + STEPS_PER_SLICE)))
+            yield
+        for j, step in enumerate(self.stepper.backward_steps):
+            if not step.root:
+                self.step_of[index[step.node]] = j
+            for c in step.contributions:
+                self.first_grad.setdefault(index[c.parent], j)
+            if j % STEPS_PER_SLICE == STEPS_PER_SLICE - 1:
+                yield
+
+    # -- what is open ----------------------------------------------------------------------
+
+    def opened(self, expanded: set[int]) -> Shown:
+        """The same graph with exactly `expanded` open (its steps' indexes shared)."""
+        other = Shown.__new__(Shown)
+        other.stepper, other.arrays, other.grouping = self.stepper, self.arrays, self.grouping
+        other.step_of, other.first_grad, other.index = self.step_of, self.first_grad, self.index
+        other.expanded = set(expanded)
+        other.quotient = None
+        return other
+
+    def expanding(self, g: int) -> set[int]:
+        """What is open once `g` is opened (and every group that holds it)."""
+        chain = self.ancestors_of_group(g)
+        return self.expanded | set(chain) | {g}
+
+    def collapsing(self, g: int) -> set[int]:
+        """What is open once `g` is closed (the groups inside it close with it)."""
+        inside = {h for h in self.expanded if g in self.ancestors_of_group(h)}
+        return self.expanded - inside - {g}
+
+    def revealing(self, node: int) -> set[int]:
+        """What is open once every group that hides `node` is opened."""
+        return self.expanded | set(self.grouping.ancestors(node))
+
+    def to_level(self, level: int) -> set[int]:
+        """Every group above depth `level` open (0: everything collapsed)."""
+        return {g.id for g in self.groups if self.grouping.depth(g.id) < level}
+
+    def ancestors_of_group(self, g: int) -> list[int]:
+        """The groups that hold group `g`, outermost first (not `g` itself)."""
+        chain = []
+        g = self.groups[g].parent
+        while g >= 0:
+            chain.append(g)
+            g = self.groups[g].parent
+        return chain[::-1]
+
+    def holders(self, unit: int) -> list[int]:
+        """The open groups that hold `unit` (a node or a collapsed group), outermost
+        first: what the breadcrumb shows."""
+        if unit < 0:
+            return self.ancestors_of_group(unit_group(unit))
+        return [g for g in self.grouping.ancestors(unit) if g in self.expanded]
+
+    def unit_of_node(self, node: int) -> int:
+        return self.quotient.unit_of[node]
+
+    def members(self, g: int) -> range:
+        """Group g's nodes (a run of node numbers: the order is range(n))."""
+        group = self.groups[g]
+        return range(group.first, group.last)
+
+    # -- the unit a step is about ------------------------------------------------------------
+
+    def node_at(self, position: int) -> int:
+        """The node the step at `position` (1-based) is about; -1 at the start."""
+        stepper = self.stepper
+        n = len(stepper.forward_steps)
+        if position <= 0:
+            return -1
+        if position <= n:
+            return position - 1
+        return self.index[stepper.backward_steps[position - n - 1].node]
+
+    def unit_at(self, position: int) -> int | None:
+        """The unit the step at `position` is about (None at the start)."""
+        node = self.node_at(position)
+        return None if node < 0 else self.quotient.unit_of[node]
+
+    def group_title(self, g: int) -> str:
+        return self.groups[g].title
+
+    def describe(self, g: int) -> str:
+        """A sentence for the status bar and the tooltip: what group g is, how to open it."""
+        group = self.groups[g]
+        what = {"names": "parameters", "structure": "one computation",
+                "stack": f"the same computation × {group.instances:,}",
+                "instance": "one instance of a repeated computation"}.get(group.kind, "a group")
+        return (f"{group.title}: {group.members:,} nodes ({what}). Double-click it or "
+                "press + to open it; − closes the group around the selection again.")

@@ -1,0 +1,90 @@
+"""A big graph grouped in a child process (the grouping is pure Python: in the window's
+process it would hold the interpreter lock for a second or more).
+
+The window sends the graph as flat arrays (`pack_arrays_steps`, a slice at a time); the
+child groups it, renumbers it in the grouping's order and picks what is open at first,
+and sends back ("order", the old number of each new node), ("grouping", Grouping),
+("expanded", group ids) and ("parents", flat, ends): the graph in the new numbering.
+"""
+# Qt-free: runs in a child process; tests/test_structure.py imports it alone and finds no Qt.
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Generator, Iterator
+from itertools import accumulate, chain
+
+from gui.graph.grouped import renumbered
+from gui.graph.groups import THRESHOLD, GraphArrays, Grouping, group_graph, initial_expansion
+
+NODES_PER_SLICE = 5_000
+GROUP_FROM = THRESHOLD  # graphs this big or smaller are drawn node by node, as always
+
+
+def pack_arrays_steps(nodes: list, roles) -> Generator[None, None, dict]:
+    """`nodes` (a topological order of Values) as flat arrays for the child, a slice at
+    a time: it yields between slices and returns the packed graph."""
+    index: dict = {}
+    flat, ends = array("q"), array("q")
+    ops, labels, kinds = [], [], []
+    for a in range(0, len(nodes), NODES_PER_SLICE):
+        part = nodes[a:a + NODES_PER_SLICE]
+        index.update(zip(part, range(a, a + len(part))))
+        for v in part:
+            flat.extend([index[p] for p in v._prev])
+            ends.append(len(flat))
+        ops.extend(v._op for v in part)
+        labels.extend(v.label for v in part)
+        kinds.extend(roles.get(v, "intermediate") for v in part)
+        yield
+    return {"flat": flat, "ends": ends, "ops": ops, "labels": labels, "roles": kinds}
+
+
+def unpack_parents(flat: array, ends: array, start: int = 0,
+                   stop: int | None = None) -> list[tuple[int, ...]]:
+    """The parents of nodes start..stop-1 that `pack_arrays_steps` packed."""
+    stop = len(ends) if stop is None else stop
+    a = ends[start - 1] if start else 0
+    parents = []
+    for b in ends[start:stop]:
+        parents.append(tuple(flat[a:b]))
+        a = b
+    return parents
+
+
+def group_pieces(flat: array, ends: array, ops: list, labels: list, roles: list,
+                 budget: int) -> Iterator[tuple]:
+    """Group the packed graph (see the module's docstring); `budget`: about how many
+    units the first picture may show."""
+    parents = unpack_parents(flat, ends)
+    yield from grouped_records(GraphArrays(parents, ops, labels, roles, len(parents) - 1),
+                               budget)
+
+
+def program_arrays(program, order: list[int]) -> GraphArrays:
+    """`program`'s graph as arrays, its values in `order` (indices into its values, a
+    topological order), with the roles the window gives them."""
+    nodes = [program.values[i] for i in order]
+    index = {v: k for k, v in enumerate(nodes)}
+    inputs = set(program.inputs.values())
+    roles = [("input" if v in inputs else "constant") if not v._prev else "intermediate"
+             for v in nodes]
+    roles[-1] = "output"
+    return GraphArrays([tuple(index[p] for p in v._prev) for v in nodes],
+                       [v._op for v in nodes], [v.label for v in nodes], roles,
+                       len(nodes) - 1)
+
+
+def grouped_records(arrays: GraphArrays, budget: int) -> Iterator[tuple]:
+    """The records of `group_pieces` for `arrays`."""
+    try:
+        grouping = group_graph(arrays, GROUP_FROM)
+    except Exception:  # noqa: BLE001 - a graph the grouping cannot take is drawn ungrouped
+        grouping = Grouping.none(len(arrays))
+    yield "order", array("q", grouping.order)
+    arrays, grouping = renumbered(arrays, grouping)
+    yield "grouping", grouping
+    expanded = sorted(initial_expansion(grouping, budget)) if grouping.groups else []
+    yield "expanded", expanded
+    flat_new = array("q", chain.from_iterable(arrays.parents))
+    yield "parents", flat_new, array("q", accumulate(map(len, arrays.parents)))
