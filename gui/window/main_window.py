@@ -400,7 +400,9 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         tf_grad = None
         if node is not None and role == "input":
             tf_grad = self.checker.gradient_of(self.session.generation, node.label)
-        self.inspector.show_node(node, stepper, role, tf_grad)
+        # a grouped graph's contributions are summed by the group that sent them
+        self.inspector.show_node(node, stepper, role, tf_grad,
+                                 levels=self.graph_tab.expansion.levels())
 
     @Slot()
     def show_shortcuts(self) -> None:
