@@ -78,6 +78,15 @@ class ProgramBuild(QObject):
                                        forward_steps))
         self.progress.emit("Preparing the steps…")
 
+    def start_program(self, program: Program) -> None:
+        """Make the stepper of `program`, built already (a graph read from Python), a
+        slice at a time, ending any build still running; `finished(program, stepper)`
+        as for a build, `failed` if it cannot be stepped."""
+        self.cancel()
+        self.restepping = False
+        self._run(self._stepper_stages(program, f"{len(program.values):,} nodes", None))
+        self.progress.emit("Preparing the steps…")
+
     def cancel(self) -> None:
         """End the build now: the child is ended and nothing of it lands."""
         if self._worker is not None:
