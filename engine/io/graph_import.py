@@ -287,9 +287,12 @@ class _Builder:
     def _finish(self, node, key: int, op: str, args: tuple, number: float,
                 value: Value) -> None:
         label = self._name(node, key)
-        if not (_isfinite(value.data) and all(map(_isfinite, value._local))):
-            raise GraphImportError(f"{_which(label, len(self.where))} is {value.data!r} with "
-                                   f"local derivatives {value._local!r}: not finite numbers")
+        if not _isfinite(value.data):
+            raise GraphImportError(f"{_which(label, len(self.where))} is {value.data!r}, "
+                                   "not a finite number")
+        if not all(map(_isfinite, value._local)):
+            raise GraphImportError(f"{_which(label, len(self.where))} has local derivatives "
+                                   f"{value._local!r}, not all finite numbers")
         self.where[key] = self._emit(op, args, number, value, label)
 
     # -- this engine's Values: numbers and local derivatives copied --------------------------
@@ -488,6 +491,8 @@ def _recognised(y: float, operands: list, local: tuple) -> tuple[str, float]:
         for op, _ in candidates:  # its value only: a rule the user got wrong
             if op.recognises is None or op.recognises(x, y, g):
                 return op.name, 0.0
+        if candidates:
+            return candidates[0][0].name, 0.0
     raise GraphImportError(f", of value {y!r} with {len(operands)} parent(s), is no "
                            f"operation this engine knows ({_RECOGNISED_TEXT})")
 
