@@ -172,22 +172,28 @@ def _walk(root, style: str, builder: _Builder, max_nodes: int) -> None:
 
 def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
     """`_walk` for micrograd's graphs, its sums and products (most of a network) made
-    here at once: the hot loop of reading 65,000 nodes."""
+    here at once: the hot loop of reading 65,000 nodes. The stack holds nodes to look
+    at and (node, parents) pairs to finish."""
     where, values, instructions = builder.where, builder.values, builder.instructions
-    labels, overrides = builder.labels, builder.overrides
+    labels = builder.labels
     stack: list = [root]
-    expanded: dict[int, list] = {}
     append, pop, add_value, add_instruction = (stack.append, stack.pop, values.append,
                                                instructions.append)
     finish = builder.micrograd
-    count = 0
+    # the quick path makes sums and products itself; a class with labels, or names
+    # given, go through the builder
+    quick = not builder.overrides and not hasattr(root, "label")
+    count = line = 0
     while stack:
-        node = pop()
-        key = id(node)
-        if key in where:
-            continue
-        parents = expanded.pop(key, None)
-        if parents is None:
+        item = pop()
+        if type(item) is tuple:
+            node, parents = item
+            key = id(node)
+        else:
+            node = item
+            key = id(node)
+            if key in where:
+                continue
             raw = node._prev
             if raw:
                 parents = list(raw)
@@ -203,8 +209,7 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
                 except AttributeError:  # a number among the parents: not a node
                     parents = [p for p in parents if not isinstance(p, (int, float))]
                 if parents:
-                    expanded[key] = parents
-                    append(node)
+                    append((node, parents))
                     for p in reversed(parents):
                         if id(p) not in where:
                             append(p)
@@ -214,8 +219,7 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
         if count > max_nodes:
             raise _too_many(max_nodes)
         op = node._op
-        if len(parents) == 2 and (op == "+" or op == "*") and key not in overrides \
-                and getattr(node, "label", None) is None:
+        if quick and len(parents) == 2 and (op == "+" or op == "*"):
             i, j = where[id(parents[0])], where[id(parents[1])]
             a, b = values[i], values[j]
             v = _new(Value)
@@ -228,12 +232,14 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
                                        f"{v.data!r}, not a finite number")
             v.grad, v._prev, v._op, v._mark = 0.0, (a, b), op, None
             v.label = labels.get(key, "")
-            builder.line += 1
+            line += 1
             where[key] = len(values)
-            add_instruction(_tuple_new(Instruction, (op, (i, j), 0.0, builder.line, 1)))
+            add_instruction(_tuple_new(Instruction, (op, (i, j), 0.0, line, 1)))
             add_value(v)
             continue
+        builder.line = line
         finish(node, key, parents)
+        line = builder.line
 
 
 class _Builder:
