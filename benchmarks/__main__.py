@@ -12,6 +12,7 @@ from benchmarks import (
     build_scale,
     engine_check,
     engine_scale,
+    graph_import,
     graph_view,
     peers,
     step_cost,
@@ -41,6 +42,7 @@ def main() -> None:
         "build_gaps": build_gaps.measure(repeats=1 if quick else 3),
         "tensorflow_load": tensorflow_load.longest_gap(1 if quick else 3),
         "engine_check": engine_check.measure(quick),
+        "graph_import": graph_import.measure(quick),
     }
     if args.json:
         print(json.dumps(results))
@@ -49,7 +51,8 @@ def main() -> None:
     for name, module in (("peers", peers), ("engine", engine_scale), ("build", build_scale),
                          ("graph_view", graph_view), ("xor", xor), ("step", step_cost),
                          ("window", window), ("build_gaps", build_gaps),
-                         ("tensorflow_load", tensorflow_load), ("engine_check", engine_check)):
+                         ("tensorflow_load", tensorflow_load), ("engine_check", engine_check),
+                         ("graph_import", graph_import)):
         print()
         print(module.report(results[name]))
 

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.io.graph_import import import_graph
+from engine.io.graph_import import import_graph, program_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _models(quick: bool) -> list[tuple[str, object, dict]]:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from tests.foreign_models import micrograd_demo, microgpt_step
+    from tests.foreign_models import microgpt_step, micrograd_demo
 
     demo = micrograd_demo(30 if quick else 100)
     step = microgpt_step(n_embd=16, block_size=8, tokens=(0, 3, 1, 4, 2, 1, 3, 0, 2))
@@ -49,23 +49,15 @@ def measure(quick: bool = False) -> list[dict]:
     rows = []
     repeats = 3 if quick else 7
     for name, root, namespace in _models(quick):
-        seconds, graph = _median(lambda: import_graph(root, scope=[namespace]), repeats)
+        seconds, graph = _median(lambda r=root, ns=namespace: import_graph(r, scope=[ns]),
+                                 repeats)
         n = len(graph.program.values)
-        text_s, text = _median(lambda: graph.program.__class__.source.fget(
-            _fresh(graph.program)), 1 if quick else 3)
+        text_s, text = _median(lambda p=graph.program: program_text(p), 1 if quick else 3)
         rows.append({"graph": name, "nodes": n, "import_s": seconds,
                      "us_per_node": seconds / n * 1e6, "text_s": text_s,
                      "text_chars": len(text), "inputs": len(graph.program.inputs)})
     rows.append(_draw(quick))
     return rows
-
-
-def _fresh(program):
-    """The program with its text not written yet (each timing writes it anew)."""
-    from engine.io.graph_import import program_text
-
-    program._source = program_text
-    return program
 
 
 def _draw(quick: bool) -> dict:

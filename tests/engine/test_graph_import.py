@@ -225,3 +225,27 @@ def test_microgpts_graph_of_tens_of_thousands_of_nodes_reads_whole():
     program = import_graph(step.loss).program
     assert len(program.values) == node_count(step.loss) > 20_000
     assert math.isfinite(program.output.data) and program.output.data == step.loss.data
+
+
+def test_copy_as_code_and_the_tensorflow_check_take_the_names_made_identifiers():
+    import ast
+
+    from engine.checks.tensorflow_check import cross_check
+    from engine.lesson.learn.code_export import script
+
+    demo = micrograd_demo(2, sizes=(3, 1))
+    model, inputs, loss = demo.model, demo.inputs, demo.loss
+    program = import_graph(loss, scope=sys._getframe()).program
+    code = script(program, "pytorch")
+    ast.parse(code)  # a script Python reads, its names identifiers
+    assert "model_layers_0_neurons_2_w_1 = torch.tensor(" in code
+    assert "model.layers[0]" in code  # the names the window shows, in the printed list
+    pytest.importorskip("tensorflow")
+    _stepped(program)
+    rows = cross_check(program.source)
+    assert [r.name for r in rows][:2] == ["model_layers_1_neurons_0_b",
+                                          "model_layers_1_neurons_0_w_2"]
+    ours = list(program.inputs.values())  # the same inputs, in the same order
+    assert len(rows) == len(ours)
+    for row, leaf in zip(rows, ours):
+        assert row.tensorflow == pytest.approx(leaf.grad, rel=1e-12, abs=1e-15)
