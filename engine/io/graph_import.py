@@ -219,11 +219,11 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
         if count > max_nodes:
             raise _too_many(max_nodes)
         op = node._op
-        if quick and len(parents) == 2 and (op == "+" or op == "*"):
+        if quick and len(parents) == 2 and (op == _ADD or op == _MUL):
             i, j = where[id(parents[0])], where[id(parents[1])]
             a, b = values[i], values[j]
             v = _new(Value)
-            if op == "+":
+            if op == _ADD:
                 v.data, v._local = a.data + b.data, _ONES
             else:
                 v.data, v._local = a.data * b.data, (b.data, a.data)
@@ -431,8 +431,6 @@ class _Builder:
                     name = f"{label}#{i}"
                 taken.add(name)
                 values[i].label = name
-                if self.instructions[i].op == CONST:  # a label names an input
-                    self.instructions[i] = self.instructions[i]._replace(op=INPUT)
 
     def program(self, title: str) -> Program:
         names = {v.label: i for i, v in enumerate(self.values) if v.label}

@@ -216,7 +216,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             return
         self._opening = None
         self.graph_tab.set_building(True)
-        self.program_build.start_program(program)
+        # its values are in a topological order already (parents first, output last)
+        self.program_build.start_program(program, list(program.values))
 
     def show_program(self, text: str, path: Path | str | None = None,
                      name: str | None = None, undoable: bool = True) -> None:

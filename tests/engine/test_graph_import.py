@@ -234,8 +234,9 @@ def test_copy_as_code_and_the_tensorflow_check_take_the_names_made_identifiers()
     from engine.lesson.learn.code_export import script
 
     demo = micrograd_demo(2, sizes=(3, 1))
-    model, inputs, loss = demo.model, demo.inputs, demo.loss
-    program = import_graph(loss, scope=sys._getframe()).program
+    loss = demo.loss
+    program = import_graph(loss, scope=[{"model": demo.model, "inputs": demo.inputs}],
+                           title="loss").program
     code = script(program, "pytorch")
     ast.parse(code)  # a script Python reads, its names identifiers
     assert "model_layers_0_neurons_2_w_1 = torch.tensor(" in code
@@ -249,3 +250,18 @@ def test_copy_as_code_and_the_tensorflow_check_take_the_names_made_identifiers()
     assert len(rows) == len(ours)
     for row, leaf in zip(rows, ours):
         assert row.tensorflow == pytest.approx(leaf.grad, rel=1e-12, abs=1e-15)
+
+
+def test_a_graph_read_from_python_rebuilds_at_other_inputs_as_the_script_computes():
+    w, x = mg.Value(0.75), mg.Value(-2.0)
+    loss = ((w * x + 1).relu() + w**2) * 0.5
+    program = import_graph(loss, scope=sys._getframe()).program
+    moved = program.rebuild(w=0.5)
+    assert moved.output.data == ((0.5 * -2.0 + 1) if 0.5 * -2.0 + 1 > 0 else 0.0) * 0.5 \
+        + 0.5**2 * 0.5
+    assert moved.inputs["x"].data == -2.0 and program.inputs["w"].data == 0.75
+    h = 1e-6
+    slope = (program.rebuild(w=0.75 + h).output.data
+             - program.rebuild(w=0.75 - h).output.data) / (2 * h)
+    _stepped(program)
+    assert program.inputs["w"].grad == pytest.approx(slope, rel=1e-6)
