@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.io.graph_import import import_graph, program_text
+from engine.io.graph_import import graph_text, import_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,7 +52,7 @@ def measure(quick: bool = False) -> list[dict]:
         seconds, graph = _median(lambda r=root, ns=namespace: import_graph(r, scope=[ns]),
                                  repeats)
         n = len(graph.program.values)
-        text_s, text = _median(lambda p=graph.program: program_text(p), 1 if quick else 3)
+        text_s, text = _median(lambda p=graph.program: graph_text(p), 1 if quick else 3)
         rows.append({"graph": name, "nodes": n, "import_s": seconds,
                      "us_per_node": seconds / n * 1e6, "text_s": text_s,
                      "text_chars": len(text), "inputs": len(graph.program.inputs)})

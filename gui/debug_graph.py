@@ -7,7 +7,7 @@ one through the background path (`MainWindow.load_graph`), so the window keeps d
 while it opens.
 
 `draw` writes what the window would open on without showing one. It runs in a spawned
-child with QT_QPA_PLATFORM=offscreen, given the Program as plain data (`graph_records`),
+child with QT_QPA_PLATFORM=offscreen, given the Program as plain data (`imported_records`),
 and the same export path as `main.py export` (gui.screenshot.export_graph): a script
 with no QApplication must not get one in its own process, because the first
 QApplication fixes the platform for the whole process (an offscreen one would make a
@@ -104,7 +104,7 @@ def draw_graph(root, path: str, steps: int = 0, names=None, scope=None) -> str:
     receive, send = context.Pipe(duplex=False)
     # not a daemon: the window in it lays a big graph out in a child of its own
     process = context.Process(target=draw_child, daemon=False,
-                              args=(send, graph_records(graph), os.path.abspath(path),
+                              args=(send, imported_records(graph), os.path.abspath(path),
                                     max(0, int(min(steps, 2**62)))))
     _spawn.start(process)
     send.close()
@@ -124,7 +124,7 @@ def draw_graph(root, path: str, steps: int = 0, names=None, scope=None) -> str:
     return path
 
 
-def graph_records(graph: ImportedGraph) -> dict:
+def imported_records(graph: ImportedGraph) -> dict:
     """The imported Program as plain data a child rebuilds it from exactly (its
     instructions as tuples, labels, every node's number, op and local derivatives)."""
     program = graph.program
@@ -137,9 +137,9 @@ def graph_records(graph: ImportedGraph) -> dict:
             "title": graph.title, "style": graph.style, "replay": graph.replay}
 
 
-def program_of(records: dict) -> ImportedGraph:
-    """The ImportedGraph `graph_records` describes, its Values made again to the bit."""
-    from engine.io.graph_import import program_text
+def imported_from_records(records: dict) -> ImportedGraph:
+    """The ImportedGraph `imported_records` describes, its Values made again to the bit."""
+    from engine.io.graph_import import graph_text
 
     instructions = [Instruction._make(t) for t in records["instructions"]]
     labels, data, op_of, local_of = (records["labels"], records["data"], records["ops"],
@@ -154,7 +154,7 @@ def program_of(records: dict) -> ImportedGraph:
         v.label = labels.get(i, "")
         values.append(v)
     names = {v.label: i for i, v in enumerate(values) if v.label}
-    program = Program(program_text, instructions, values, names, records["output_index"],
+    program = Program(graph_text, instructions, values, names, records["output_index"],
                       records["output_name"])
     return ImportedGraph(program, records["title"], records["style"], records["replay"])
 
@@ -164,7 +164,7 @@ def draw_child(conn, records: dict, path: str, steps: int) -> None:
     the scene written; sends (ok, message)."""
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before Qt is imported here
     try:
-        graph = program_of(records)
+        graph = imported_from_records(records)
         name = f"debug({graph.title})"
         from gui.screenshot import export_graph
 

@@ -21,7 +21,7 @@ saves and rebuilds it like a parsed program. Three conventions are read:
 Leaves reached from the caller's variables (engine.io.naming) are inputs, named by the
 expression that reaches them; other leaves are constants (micrograd wraps every number
 it meets as a Value). The program's text, for Save and the editor, is written only when
-`Program.source` is first read (`program_text`), its names made identifiers.
+`Program.source` is first read (`graph_text`), its names made identifiers.
 """
 
 from __future__ import annotations
@@ -435,7 +435,7 @@ class _Builder:
     def program(self, title: str) -> Program:
         names = {v.label: i for i, v in enumerate(self.values) if v.label}
         output = self.values[-1]
-        return Program(program_text, self.instructions, self.values, names,
+        return Program(graph_text, self.instructions, self.values, names,
                        len(self.values) - 1, output.label or title)
 
 
@@ -501,7 +501,7 @@ def _recognised(y: float, operands: list, local: tuple) -> tuple[str, float]:
                            f"operation this engine knows ({_RECOGNISED_TEXT})")
 
 
-def program_text(program: Program) -> str:
+def graph_text(program: Program) -> str:
     """The program of the language that builds `program`'s graph: one statement per
     node that is not a constant (constants are written as numbers where they are used),
     each name made an identifier the language accepts (engine.io.naming.identifier)."""
