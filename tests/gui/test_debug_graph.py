@@ -101,3 +101,25 @@ def test_draw_writes_what_the_window_opens_on_after_the_steps_asked_for(tmp_path
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ValueError, match=r"\.png, \.svg or \.json"):
         draw(loss, str(tmp_path / "graph.gif"))
+
+
+def test_the_tensorflow_check_reads_a_graph_read_from_python_by_its_names(qtbot):
+    pytest.importorskip("tensorflow")
+    from gui.jobs.tensorflow_checker import READY
+
+    layer = {"w": [mg.Value(0.5), mg.Value(-1.5)]}
+    x = mg.Value(2.0)
+    loss = (layer["w"][0] * x + layer["w"][1]).relu() + layer["w"][0] ** 2
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    window.tabs.setCurrentWidget(window.rules_tab)
+    qtbot.waitUntil(lambda: window.checker.state == READY and bool(window.checker.rows),
+                    timeout=180_000)
+    window.session.run_to_end()
+    loss.backward()
+    generation = window.session.generation
+    # TensorFlow's process parses the program's text, where the names are identifiers
+    assert window.checker.gradient_of(generation, "layer['w'][0]") == pytest.approx(
+        layer["w"][0].grad, rel=1e-12)
+    assert window.checker.gradient_of(generation, "x") == pytest.approx(x.grad, rel=1e-12)
+    window.close()
