@@ -123,3 +123,37 @@ def test_the_tensorflow_check_reads_a_graph_read_from_python_by_its_names(qtbot)
         layer["w"][0].grad, rel=1e-12)
     assert window.checker.gradient_of(generation, "x") == pytest.approx(x.grad, rel=1e-12)
     window.close()
+
+
+def test_the_window_keeps_beating_while_micrograds_demo_opens_and_steps(qtbot):
+    """A heartbeat test: micrograd's 65,818-node demo read from Python. The graph is read
+    before the window exists; from then on the window never stops drawing for long."""
+    import time
+
+    from PySide6.QtCore import Qt
+
+    from tests.gui.test_background_layout import Heartbeat
+
+    demo = micrograd_demo(100)
+    model, loss = demo.model, demo.loss
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    heart = Heartbeat()
+    start = time.perf_counter()
+    assert window.building
+    qtbot.waitUntil(lambda: not window.building, timeout=180_000)
+    end = time.perf_counter()
+    heart.painted(qtbot, end)
+    assert heart.longest_gap(start, end) < 0.5
+    assert len(window.session.program.values) == 65_818
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_End):
+        t = time.perf_counter()
+        qtbot.keyClick(window.graph_tab.view, key)
+        assert time.perf_counter() - t < 0.5
+    heart.timer.stop()
+    assert window.session.at_end
+    loss.backward()
+    w = model.layers[1].neurons[7].w[12]
+    assert window.session.program.inputs["model.layers[1].neurons[7].w[12]"].grad == \
+        pytest.approx(w.grad, abs=1e-12)
+    window.close()
