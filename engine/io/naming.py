@@ -13,8 +13,8 @@ that are a str or an int, and objects' attributes read from their instance `__di
 (`object.__getattribute__(obj, '__dict__')`, a real dict: no properties, no
 `__getattr__`). Objects are told apart by `id()`, never by `__eq__` or `__hash__`. The
 search does not descend into the graph's Values, modules, classes or functions, skips
-names starting with '_', and stops after MAX_DEPTH steps from a variable or
-MAX_VISITS objects.
+names starting with '_', and stops after MAX_DEPTH steps from a variable, MAX_VISITS
+objects, or MAX_ELEMENTS elements of one container.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from types import (
 
 MAX_DEPTH = 8          # model.layers[0].neurons[3].w[1] is 7 steps from `model`
 MAX_VISITS = 300_000   # objects looked at, at most
+MAX_ELEMENTS = 250_000  # elements of one list, tuple or dict looked at, at most
 # a notebook's own variables: its history, not the user's model
 SHELL_NAMES = frozenset(("In", "Out", "get_ipython", "exit", "quit"))
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
@@ -55,7 +56,7 @@ def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...]
                     and type(obj) not in _ATOMS and id(obj) not in seen):
                 seen.add(id(obj))
                 push((obj, name, 1))
-    visits = len(queue)
+    visits = len(queue)  # objects met (numbers and strings are not counted)
     while queue:
         obj, expr, depth = queue.popleft()
         t = type(obj)
@@ -64,29 +65,38 @@ def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...]
             continue
         if depth >= max_depth or visits >= max_visits:
             continue
-        children = _children(obj, t, expr)
-        if children is None:
+        held = _children(obj, t)
+        if held is None:
             continue
+        kind, items = held
         depth += 1
-        for child, child_expr in children:
+        for n, (key, child) in enumerate(items):
+            if n >= MAX_ELEMENTS:  # a long list of numbers is data, not the model
+                break
             if type(child) in _ATOMS or id(child) in seen:
                 continue
-            seen.add(id(child))
-            push((child, child_expr, depth))
             visits += 1
             if visits >= max_visits:
                 break
+            seen.add(id(child))
+            push((child, f"{expr}[{key}]" if kind == _INDEX else f"{expr}[{key!r}]"
+                  if kind == _KEY else f"{expr}.{key}", depth))
     return found
 
 
-def _children(obj, t: type, expr: str):
-    """(child, expression) for what `obj` holds, or None for what is not looked into."""
-    if issubclass(t, (list, tuple)):
-        items = list.__iter__(obj) if issubclass(t, list) else tuple.__iter__(obj)
-        return ((item, f"{expr}[{n}]") for n, item in enumerate(items))
+_INDEX, _KEY, _ATTRIBUTE = 0, 1, 2
+
+
+def _children(obj, t: type):
+    """(how they are written, (key, child) pairs) for what `obj` holds, or None for what
+    is not looked into."""
+    if issubclass(t, list):
+        return _INDEX, enumerate(list.__iter__(obj))
+    if issubclass(t, tuple):
+        return _INDEX, enumerate(tuple.__iter__(obj))
     if issubclass(t, dict):
-        return ((item, f"{expr}[{key!r}]") for key, item in dict.items(obj)
-                if type(key) is str or type(key) is int)
+        return _KEY, ((key, item) for key, item in dict.items(obj)
+                      if type(key) is str or type(key) is int)
     if issubclass(t, _OPAQUE) or issubclass(t, _ATOMS):
         return None
     try:
@@ -95,8 +105,8 @@ def _children(obj, t: type, expr: str):
         return None
     if type(attributes) is not dict:
         return None
-    return ((item, f"{expr}.{key}") for key, item in dict.items(attributes)
-            if type(key) is str and not key.startswith("_") and key.isidentifier())
+    return _ATTRIBUTE, ((key, item) for key, item in dict.items(attributes)
+                        if type(key) is str and not key.startswith("_") and key.isidentifier())
 
 
 def variable_of(namespaces: Iterable[Mapping], obj) -> str | None:

@@ -108,3 +108,16 @@ def test_a_leaf_no_variable_reaches_is_a_constant_and_a_named_one_an_input():
     assert list(program.inputs) == ["weights[0]", "weights[1]"]
     roles = [ins.op for ins in program.instructions if not ins.args]
     assert roles.count("const") == 2 and roles.count("input") == 2
+
+
+def test_a_long_list_of_numbers_does_not_use_up_the_search():
+    from engine.io import naming
+
+    w = Value(0.25)
+    data = [[0.5] * 10 for _ in range(naming.MAX_VISITS // 5)]  # many lists of numbers
+    numbers = [1.0] * (naming.MAX_ELEMENTS + 10)
+    found = expression_names([{"data": data, "numbers": numbers, "model": Neuron([w], None)}],
+                             (Value,))
+    assert found[id(w)] == "model.w[0]"
+    tiny = expression_names([{"first": [Value(1.0)], "second": [w]}], (Value,), max_visits=2)
+    assert id(w) not in tiny  # the cap on objects met is a cap
