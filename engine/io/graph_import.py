@@ -224,13 +224,18 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
             a, b = values[i], values[j]
             v = _new(Value)
             if op == _ADD:
-                v.data, v._local = a.data + b.data, _ONES
+                v.data = y = a.data + b.data
+                v._local = _ONES
             else:
-                v.data, v._local = a.data * b.data, (b.data, a.data)
-            if not _isfinite(v.data):
+                v.data = y = a.data * b.data
+                v._local = (b.data, a.data)
+            if not _isfinite(y):
                 raise GraphImportError(f"{_which(labels.get(key, ''), count - 1)} is "
-                                       f"{v.data!r}, not a finite number")
-            v.grad, v._prev, v._op, v._mark = 0.0, (a, b), op, None
+                                       f"{y!r}, not a finite number")
+            v.grad = 0.0
+            v._prev = (a, b)
+            v._op = op
+            v._mark = None
             v.label = labels.get(key, "")
             line += 1
             where[key] = len(values)
