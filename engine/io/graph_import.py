@@ -170,6 +170,27 @@ def _walk(root, style: str, builder: _Builder, max_nodes: int) -> None:
         finish(node, key, parents)
 
 
+def _second_first(a, b, labels: dict) -> bool:
+    """Whether a set's two parents go in the order (b, a): an operation before a leaf, a
+    sum before another operation (`acc + w*x`, as Python wrote a running sum); of two
+    leaves the one with the longer name (a model's parameter before a data point:
+    `model.layers[0].neurons[3].w[1] * inputs[7][1]`); then the smaller value first.
+    Ids (a set's order) never decide, so one graph gives one program, and the same
+    computation on each sample is written the same way."""
+    pa, pb = a._prev, b._prev
+    if bool(pa) != bool(pb):
+        return not pa
+    if pa:
+        sa, sb = a._op == _ADD, b._op == _ADD
+        if sa != sb:
+            return sb
+    else:
+        na, nb = len(labels.get(id(a), "")), len(labels.get(id(b), ""))
+        if na != nb:
+            return nb > na
+    return b.data < a.data
+
+
 def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
     """`_walk` for micrograd's graphs, its sums and products (most of a network) made
     here at once: the hot loop of reading 65,000 nodes. The stack holds nodes to look
@@ -198,12 +219,8 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
             if raw:
                 parents = list(raw)
                 try:
-                    if len(parents) == 2:
-                        a, b = parents
-                        pa, pb = a._prev, b._prev
-                        # an operation before a leaf, then by value: ids do not decide
-                        if (pb and not pa) or (bool(pa) == bool(pb) and b.data < a.data):
-                            parents.reverse()
+                    if len(parents) == 2 and _second_first(*parents, labels):
+                        parents.reverse()
                     else:
                         _ = parents[0]._prev
                 except AttributeError:  # a number among the parents: not a node

@@ -88,6 +88,13 @@ def test_micrograds_demo_is_named_by_the_callers_variables_and_steps_to_its_grad
     # micrograd's wrapped numbers (1 + ..., -y, the sums' 0, 1/n, 1e-4) are constants
     constants = [v.data for v, ins in zip(program.values, program.instructions) if ins.op == CONST]
     assert constants.count(1.0) >= len(inputs) and 1e-4 in constants
+    # a set's two parents in an order of their own: each sample's w·x and running sums
+    # written the same way, as Python wrote them
+    products = [[program.values[a].label for a in ins.args] for ins in program.instructions
+                if ins.op == "*" and all(program.instructions[a].op == INPUT for a in ins.args)
+                and ins.args[0] != ins.args[1]]
+    assert len(products) == len(inputs) * 2 * 16
+    assert all(w.startswith("model.") and x.startswith("inputs[") for w, x in products)
     assert all(p.grad == 0 for p in params)
     _stepped(program)
     assert all(p.grad == 0 for p in params)  # the user's Values are only read
@@ -231,6 +238,7 @@ def test_copy_as_code_and_the_tensorflow_check_take_the_names_made_identifiers()
     import ast
 
     from engine.checks.tensorflow_check import cross_check
+    from engine.io.naming import identifier
     from engine.lesson.learn.code_export import script
 
     demo = micrograd_demo(2, sizes=(3, 1))
@@ -244,9 +252,10 @@ def test_copy_as_code_and_the_tensorflow_check_take_the_names_made_identifiers()
     pytest.importorskip("tensorflow")
     _stepped(program)
     rows = cross_check(program.source)
-    assert [r.name for r in rows][:2] == ["model_layers_1_neurons_0_b",
-                                          "model_layers_1_neurons_0_w_2"]
-    ours = list(program.inputs.values())  # the same inputs, in the same order
+    # the same inputs, in the same order, named by their identifiers
+    assert [r.name for r in rows] == [identifier(n) for n in program.inputs]
+    assert "model_layers_0_neurons_2_w_1" in [r.name for r in rows]
+    ours = list(program.inputs.values())
     assert len(rows) == len(ours)
     for row, leaf in zip(rows, ours):
         assert row.tensorflow == pytest.approx(leaf.grad, rel=1e-12, abs=1e-15)
