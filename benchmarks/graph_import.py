@@ -20,7 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.io.graph_import import graph_text, import_graph
+from engine.io.graph_import import import_graph
+from engine.io.graph_text import graph_text
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -139,7 +139,7 @@ def imported_records(graph: ImportedGraph) -> dict:
 
 def imported_from_records(records: dict) -> ImportedGraph:
     """The ImportedGraph `imported_records` describes, its Values made again to the bit."""
-    from engine.io.graph_import import graph_text
+    from engine.io.graph_text import graph_text
 
     instructions = [Instruction._make(t) for t in records["instructions"]]
     labels, data, op_of, local_of = (records["labels"], records["data"], records["ops"],

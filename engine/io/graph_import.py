@@ -21,7 +21,7 @@ saves and rebuilds it like a parsed program. Three conventions are read:
 Leaves reached from the caller's variables (engine.io.naming) are inputs, named by the
 expression that reaches them; other leaves are constants (micrograd wraps every number
 it meets as a Value). The program's text, for Save and the editor, is written only when
-`Program.source` is first read (`graph_text`), its names made identifiers.
+`Program.source` is first read (engine.io.graph_text), its names made identifiers.
 """
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ from engine._gc import collector_paused
 from engine.core import ops
 from engine.core.value import Value, _node
 from engine.io import naming
+from engine.io.graph_text import graph_text
 from engine.language.parser import MAX_NODES
-from engine.language.program import CONST, FUNCTIONS, INPUT, POW, Instruction, Program
+from engine.language.program import CONST, INPUT, POW, Instruction, Program
 
 DEFAULT_TITLE = "out"
 _KNOWN = {*ops.BY_NAME, *ops.ALIASES}
@@ -542,51 +543,3 @@ def _recognised(y: float, operands: list, local: tuple) -> tuple[str, float]:
             return candidates[0][0].name, 0.0
     raise GraphImportError(f", of value {y!r} with {len(operands)} parent(s), is no "
                            f"operation this engine knows ({_RECOGNISED_TEXT})")
-
-
-def graph_text(program: Program) -> str:
-    """The program of the language that builds `program`'s graph: one statement per
-    node that is not a constant (constants are written as numbers where they are used),
-    each name made an identifier the language accepts (engine.io.naming.identifier)."""
-    values, instructions = program.values, program.instructions
-    taken = set(FUNCTIONS)
-    ident: dict[int, str] = {}
-    output = program.output_index
-    ident[output] = naming.identifier(program.output_name, taken)
-    taken.add(ident[output])
-    for i, v in enumerate(values):
-        if v.label and i != output:
-            ident[i] = name = naming.identifier(v.label, taken)
-            taken.add(name)
-    text: list[str] = []   # each node as it is written where it is used
-    lines: list[str] = []
-    fresh = 0
-    for i, ins in enumerate(instructions):
-        op = ins.op
-        if op == CONST and i != output:
-            x = repr(ins.number)
-            text.append(f"({x})" if x.startswith("-") else x)
-            continue
-        name = ident.get(i)
-        if name is None:
-            while f"v{fresh}" in taken:
-                fresh += 1
-            name = f"v{fresh}"
-            fresh += 1
-        text.append(name)
-        if op in (INPUT, CONST):
-            lines.append(f"{name} = {ins.number!r}")
-            continue
-        a = [text[j] for j in ins.args]
-        entry = ops.BY_NAME[op]
-        if op == POW:
-            k = repr(ins.number)
-            rhs = f"{a[0]} ** ({k})"
-        elif entry.infix:
-            rhs = f"{a[0]} {entry.infix} {a[1]}"
-        elif entry is ops.NEG:
-            rhs = f"-{a[0]}"
-        else:
-            rhs = f"{entry.spelling}({a[0]})"
-        lines.append(f"{name} = {rhs}")
-    return "\n".join(lines) + "\n"
