@@ -12,6 +12,7 @@ from benchmarks import (
     build_scale,
     engine_check,
     engine_scale,
+    graph_import,
     graph_view,
     grouping,
     peers,
@@ -43,6 +44,7 @@ def main() -> None:
         "tensorflow_load": tensorflow_load.longest_gap(1 if quick else 3),
         "engine_check": engine_check.measure(quick),
         "grouping": grouping.measure(quick),
+        "graph_import": graph_import.measure(quick),
     }
     if args.json:
         print(json.dumps(results))
@@ -52,7 +54,7 @@ def main() -> None:
                          ("graph_view", graph_view), ("xor", xor), ("step", step_cost),
                          ("window", window), ("build_gaps", build_gaps),
                          ("tensorflow_load", tensorflow_load), ("engine_check", engine_check),
-                         ("grouping", grouping)):
+                         ("grouping", grouping), ("graph_import", graph_import)):
         print()
         print(module.report(results[name]))
 

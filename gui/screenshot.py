@@ -59,11 +59,13 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     return ok
 
 
-def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool = False) -> bool:
-    """Open the window offscreen without settings, build `text` (a program that parses),
-    draw constants as nodes or folded, take `steps` steps (clamped to the end) and write
-    the graph scene to `out` (.png, .svg or .json). Returns False if it cannot be written.
-    The window is closed and deleted, so the QApplication can go on to other work."""
+def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool = False,
+                 load=None) -> bool:
+    """Open the window offscreen without settings, build `text` (a program that parses;
+    or call `load(window)`, which loads a program into it), draw constants as nodes or
+    folded, take `steps` steps (clamped to the end) and write the graph scene to `out`
+    (.png, .svg or .json). Returns False if it cannot be written. The window is closed
+    and deleted, so the QApplication can go on to other work."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
@@ -76,8 +78,11 @@ def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool =
     window = MainWindow(None, remember=False)
     try:
         window.show()
-        window.editor.set_text(text)
-        window.build(text)
+        if load is not None:
+            load(window)
+        else:
+            window.editor.set_text(text)
+            window.build(text)
         window.wait_for_build()  # a big program is built in the background
         QApplication.processEvents()
         window.graph_tab.wait_for_layout()  # a large graph's layout must land first

@@ -10,7 +10,7 @@ difference or another framework evaluates exactly the same program.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property
 from typing import NamedTuple
 
@@ -135,11 +135,14 @@ class Program:
     name to its leaf Value, in declaration order; `names` maps every assigned name
     (inputs, intermediates, aliases) to its Value; `values` holds one Value per
     instruction, `instructions` the instructions that made them; `source` is the text.
+    A Program made without text (a graph read from Python) is given a function of the
+    Program that writes its text, called the first time `source` is read.
     """
 
-    def __init__(self, source: str, instructions: list[Instruction], values: list[Value],
+    def __init__(self, source: str | Callable[[Program], str],
+                 instructions: list[Instruction], values: list[Value],
                  names: dict[str, int], output_index: int, output_name: str):
-        self.source = source
+        self._source = source
         self.instructions = tuple(instructions)
         self.values = values
         self.output_name = output_name
@@ -149,6 +152,19 @@ class Program:
         self.names = {name: values[i] for name, i in names.items()}
         self.inputs = {name: values[i] for name, i in names.items()
                        if self.instructions[i].op == INPUT and values[i].label == name}
+
+    @property
+    def source(self) -> str:
+        """The program's text (written now, if the Program was made without it)."""
+        if callable(self._source):
+            self._source = self._source(self)
+        return self._source
+
+    @property
+    def has_text(self) -> bool:
+        """Whether the text exists already (False for a graph read from Python whose
+        text was never asked for)."""
+        return not callable(self._source)
 
     @cached_property
     def nodes(self) -> list[Value]:
@@ -177,7 +193,7 @@ class Program:
                 raise KeyError(name)
         labels = {i: v.label for i, v in enumerate(self.values) if v.label}
         values = build_values(self.instructions, labels, inputs)
-        return Program(self.source, list(self.instructions), values, self._name_index,
+        return Program(self._source, list(self.instructions), values, self._name_index,
                        self.output_index, self.output_name)
 
     def __repr__(self) -> str:

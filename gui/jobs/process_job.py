@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from multiprocessing.reduction import ForkingPickler
 
+from engine import _spawn
 from gui.jobs.process_child import BATCH_S, KWARGS_TO_FOLLOW, run_generator
 
 _jobs: list[ProcessJob] = []
@@ -47,7 +48,7 @@ class ProcessJob:
                                         args=(child, function,
                                               kwargs if inline else KWARGS_TO_FOLLOW,
                                               0.0 if one_by_one else BATCH_S))
-        self.process.start()
+        _spawn.start(self.process)  # the user's script is never run again in it
         child.close()
         if not inline:
             self._post(payload)

@@ -94,6 +94,17 @@ class ProgramBuild(QObject):
                                        forward_steps, reference))
         self.progress.emit("Preparing the steps…")
 
+    def start_program(self, program: Program, forward_steps: list | None = None) -> None:
+        """Make the stepper of `program`, built already (a graph read from Python), a
+        slice at a time, ending any build still running; `finished(program, stepper)`
+        as for a build. `forward_steps`: a topological order of the output's graph, if
+        known (a graph read from Python has its values in one)."""
+        self.cancel()
+        self.restepping = False
+        self._run(self._stepper_stages(program, f"{len(program.values):,} nodes",
+                                       forward_steps))
+        self.progress.emit("Preparing the steps…")
+
     def cancel(self) -> None:
         """End the build now: the child is ended and nothing of it lands."""
         if self._worker is not None:

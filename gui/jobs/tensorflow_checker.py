@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.checks import tensorflow_check as tfc
+from engine.io.naming import identifier
 from gui.jobs.tensorflow_child import CheckResult, serve
 from gui.jobs.worker import ProcessWorker
 
@@ -135,7 +136,10 @@ class TensorFlowChecker(QObject):
         """TensorFlow's gradient for input `name` of program `generation`, if known."""
         if generation != self.generation:
             return None
+        # a graph read from Python names an input `model.layers[0].w[1]`; its program's
+        # text, which TensorFlow's process parses, `model_layers_0_w_1`
+        spelled = identifier(name)
         for row in self.rows:
-            if row.name == name:
+            if row.name == name or row.name == spelled:
                 return row.tensorflow
         return None

@@ -25,6 +25,7 @@ from engine.numbers import count, not_finite, number, scientific
 from engine.numbers import exact as exact_digits
 from gui.graph.session import Session
 from gui.jobs.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
+from gui.jobs.tensorflow_checker import MAX_NODES as TF_NODES
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import ProgramTab
@@ -195,7 +196,8 @@ class RulesTab(ProgramTab):
     def request_check(self) -> None:
         program = self.session.program
         if program is not None:
-            self.checker.check(self.session.generation, program.source, len(program.values))
+            n = len(program.values)  # a big graph read from Python is refused unwritten
+            self.checker.check(self.session.generation, program.source if n <= TF_NODES else "", n)
 
     @Slot()
     def _show_tensorflow(self) -> None:

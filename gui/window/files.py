@@ -96,8 +96,12 @@ class ProgramFiles:
         return bool(path) and self.save_to(Path(path))
 
     def save_to(self, path: Path) -> bool:
+        text = self.editor.text()
+        note = getattr(self, "_graph_note", None)  # a graph read from Python: its program
+        if note is not None and note[0] is self.session.program and note[1] == text:
+            text = note[0].source
         try:
-            write_atomic(path, self.editor.text())
+            write_atomic(path, text)
         except (OSError, UnicodeEncodeError) as e:
             QMessageBox.warning(self, "Cannot save",
                                 f"{shorten(str(path))} cannot be written:\n{_reason(e)}")

@@ -24,7 +24,7 @@ from gui import engine_dialog
 from gui import settings as remembered_settings
 from gui.graph.editor import PRESETS, EditorPanel
 from gui.graph.inspector import Inspector
-from gui.graph.session import Session
+from gui.graph.session import RESTEP_AT, Session
 from gui.graph.tab import GraphTab
 from gui.jobs import process_job, worker
 from gui.jobs.disposal import Disposal
@@ -197,6 +197,29 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         an error (shown beside the text; the graph keeps the last good program)."""
         self.show_program(text, path, name, undoable)
         return self.build(text)
+
+    def load_graph(self, program, name: str, text: str | None = None) -> None:
+        """Load `program`, made without text (a graph read from Python), titled `name`,
+        the editor showing `text` (default: the program's text). A graph of more than
+        RESTEP_AT nodes gets its stepper in slices (`ProgramBuild.start_program`), so
+        the window keeps drawing; File → Save writes the program's text."""
+        text = program.source if text is None else text
+        self.show_program(text, name=name, undoable=False)
+        self._graph_note = (program, text)  # Save writes program.source instead of a note
+        if len(program.values) <= RESTEP_AT:
+            self.program_build.cancel()
+            self._opening = None
+            try:
+                stepper = self._prepare(program)
+            except ExpressionError as e:
+                self._show_error(e)
+                return
+            self._load(program, stepper)
+            return
+        self._opening = None
+        self.graph_tab.set_building(True)
+        # its values are in a topological order already (parents first, output last)
+        self.program_build.start_program(program, list(program.values))
 
     def show_program(self, text: str, path: Path | str | None = None,
                      name: str | None = None, undoable: bool = True) -> None:

@@ -1,50 +1,159 @@
-"""`from gui import debug; debug(root)`: the window on a graph built in Python."""
+"""`from gui import debug, draw`: the window on a graph built in Python, and its picture."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+import json
 
+import micrograd.engine as mg
 import pytest
 
-from engine import Value
+from engine import Value, parse
 from engine.checks.engine_check.replay import RecordedEngine
+from engine.core.engines import CORRECT
 from engine.lesson.nn import MLP
-from gui import debug
-
-ENGINES = Path(__file__).resolve().parents[1] / "engine" / "engines"
+from gui import debug, draw
+from tests.foreign_models import GptValue, micrograd_demo, node_count
 
 
 def test_an_mlp_built_in_python_is_stepped_in_the_window(qtbot):
     net = MLP([2, 3, 1])
     x = [Value(0.5, label="x1"), Value(-1.0, label="x2")]
     loss = (net(x) - 1.0) ** 2
-    loss.backward()
     window = debug(loss, block=False)
     qtbot.addWidget(window)
     session = window.session
-    assert session.program.output.data == pytest.approx(loss.data)
+    assert session.program.output.data == loss.data
     assert window.graph_tab.scene.nodes  # drawn
-    assert window.windowTitle().startswith("debug(out)")  # what the user called
+    assert window.windowTitle().startswith("debug(loss)")  # the caller's variable
+    inputs = session.program.inputs
+    # the lesson's MLP labels every weight "w": the variables tell them apart
+    assert "net.layers[0].neurons[2].w[1]" in inputs and "net.layers[1].neurons[0].b" in inputs
     session.run_to_end()
-    assert session.program.inputs["x1"].grad == pytest.approx(x[0].grad)
-    assert session.program.inputs["x2"].grad == pytest.approx(x[1].grad)
+    loss.backward()
+    assert inputs["x1"].grad == x[0].grad and inputs["x2"].grad == x[1].grad  # to the bit
+    assert inputs["net.layers[0].neurons[2].w[1]"].grad == net.layers[0].neurons[2].w[1].grad
     assert "x1 = 0.5" in window.editor.text().splitlines()
     window.close()
 
 
-def test_a_microgpt_style_graph_is_stepped_as_recorded(qtbot):
-    spec = importlib.util.spec_from_file_location("i15_lg", ENGINES / "local_grads.py")
-    lg = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(lg)
-    a = lg.Value(3.0)
+def test_a_microgpt_style_graph_is_stepped_by_this_engine_or_as_recorded(qtbot):
+    a = GptValue(3.0)
     c = a * a + a.exp()
     window = debug(c, block=False)
+    qtbot.addWidget(window)
+    assert window.session.engine is CORRECT  # its rules are this engine's
+    window.session.run_to_end()
+    c.backward()
+    assert window.session.program.inputs["a"].grad == pytest.approx(a.grad, rel=1e-12)
+    window.close()
+    wrong = a.exp()
+    wrong._local_grads = (1.0,)  # a user's rule that is not exp's
+    root = wrong * a
+    window = debug(root, block=False)
     qtbot.addWidget(window)
     assert isinstance(window.session.engine, RecordedEngine)
     assert window.graph_tab.engine_box.currentText() == "your engine: recorded local derivatives"
     window.session.run_to_end()
-    c.backward()
-    leaf = next(iter(window.session.program.inputs.values()))
-    assert leaf.grad == pytest.approx(a.grad)
+    a.grad = 0
+    root.backward()
+    assert window.session.program.inputs["a"].grad == pytest.approx(a.grad, rel=1e-12)
+    window.close()
+
+
+def test_a_big_graph_opens_through_the_background_and_saves_as_a_program(qtbot, tmp_path):
+    demo = micrograd_demo(8)
+    model, loss = demo.model, demo.loss
+    assert node_count(loss) > 5_000  # over RESTEP_AT: its steps are made in slices
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    assert window.building  # the window draws while the steps are made
+    assert window.wait_for_build()
+    program = window.session.program
+    assert len(program.values) == node_count(loss) and program.output.data == loss.data
+    assert not program.has_text  # no text was written to open it
+    note = window.editor.text()
+    assert note.startswith("# debug(loss): a graph of 6,202 nodes read from Python")
+    assert window.save_to(tmp_path / "mlp.expr")
+    saved = parse((tmp_path / "mlp.expr").read_text(encoding="utf-8"))
+    assert saved.output.data == pytest.approx(loss.data, rel=1e-15)
+    assert "model_layers_0_neurons_3_w_1" in saved.inputs
+    window.session.run_to_end()
+    loss.backward()
+    w = model.layers[0].neurons[3].w[1]
+    assert program.inputs["model.layers[0].neurons[3].w[1]"].grad == pytest.approx(w.grad,
+                                                                                   abs=1e-12)
+    window.close()
+
+
+def test_draw_writes_what_the_window_opens_on_after_the_steps_asked_for(tmp_path):
+    w = mg.Value(-0.5)
+    x = mg.Value(2.0)
+    loss = (w * x + 1).relu() * 3
+    out = tmp_path / "graph.json"
+    assert draw(loss, str(out), steps=10**9) == str(out)
+    drawn = json.loads(out.read_text(encoding="utf-8"))
+    labels = [n["label"] for n in drawn["nodes"] if n["kind"] == "value"]
+    assert "w" in labels and "x" in labels and "loss" in "".join(labels)
+    assert len(drawn["edges"]) >= 5
+    assert w.grad == 0 and x.grad == 0  # drawn in a child: the user's Values untouched
+    picture = tmp_path / "graph.png"
+    draw(loss, str(picture), names={w: "weight"})
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match=r"\.png, \.svg or \.json"):
+        draw(loss, str(tmp_path / "graph.gif"))
+
+
+def test_the_tensorflow_check_reads_a_graph_read_from_python_by_its_names(qtbot):
+    pytest.importorskip("tensorflow")
+    from gui.jobs.tensorflow_checker import READY
+
+    layer = {"w": [mg.Value(0.5), mg.Value(-1.5)]}
+    x = mg.Value(2.0)
+    loss = (layer["w"][0] * x + layer["w"][1]).relu() + layer["w"][0] ** 2
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    window.tabs.setCurrentWidget(window.rules_tab)
+    qtbot.waitUntil(lambda: window.checker.state == READY and bool(window.checker.rows),
+                    timeout=180_000)
+    window.session.run_to_end()
+    loss.backward()
+    generation = window.session.generation
+    # TensorFlow's process parses the program's text, where the names are identifiers
+    assert window.checker.gradient_of(generation, "layer['w'][0]") == pytest.approx(
+        layer["w"][0].grad, rel=1e-12)
+    assert window.checker.gradient_of(generation, "x") == pytest.approx(x.grad, rel=1e-12)
+    window.close()
+
+
+def test_the_window_keeps_beating_while_micrograds_demo_opens_and_steps(qtbot):
+    """A heartbeat test: micrograd's 65,818-node demo read from Python. The graph is read
+    before the window exists; from then on the window never stops drawing for long."""
+    import time
+
+    from PySide6.QtCore import Qt
+
+    from tests.gui.test_background_layout import Heartbeat
+
+    demo = micrograd_demo(100)
+    model, loss = demo.model, demo.loss
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    heart = Heartbeat()
+    start = time.perf_counter()
+    assert window.building
+    qtbot.waitUntil(lambda: not window.building, timeout=180_000)
+    end = time.perf_counter()
+    heart.painted(qtbot, end)
+    assert heart.longest_gap(start, end) < 0.5
+    assert len(window.session.program.values) == 65_818
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_End):
+        t = time.perf_counter()
+        qtbot.keyClick(window.graph_tab.view, key)
+        assert time.perf_counter() - t < 0.5
+    heart.timer.stop()
+    assert window.session.at_end
+    loss.backward()
+    w = model.layers[1].neurons[7].w[12]
+    assert window.session.program.inputs["model.layers[1].neurons[7].w[12]"].grad == \
+        pytest.approx(w.grad, abs=1e-12)
     window.close()

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 import engine.checks.engine_check.cases as cases
+from engine import _spawn
 from engine.checks.engine_check.child import main as child_main
 
 DEFAULT_TIMEOUT_S = 10.0
@@ -66,7 +67,7 @@ class CheckRun:
         self._process = _context.Process(
             target=child_main, daemon=True,
             args=(child_end, self.path, self.class_name, remaining))
-        self._process.start()
+        _spawn.start(self._process)  # the user's script is never run again in it
         child_end.close()
         self._loading = True
         self.current = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import keyword
 
 from engine.core import ops
+from engine.io.naming import identifier
 from engine.language import Program
 from engine.language.program import CONST, INPUT, NEG, POW
 
@@ -31,7 +32,8 @@ def _safe_names(program: Program) -> dict[str, str]:
     taken, names = set(), {}
     for v in program.values:
         if v.label and v.label not in names:
-            name = v.label
+            # a graph read from Python names nodes `model.layers[0].w[1]`: made identifiers
+            name = v.label if v.label.isidentifier() else identifier(v.label)
             while keyword.iskeyword(name) or name in _RESERVED or name in taken:
                 name += "_"
             taken.add(name)

@@ -1,0 +1,147 @@
+"""Reading a graph built in Python: microseconds per node of `import_graph` (goal <= 3)
+on micrograd's demo (MLP(2, [16, 16, 1]) on 100 points, the max-margin loss and 1e-4 L2:
+65,818 nodes) and on a microgpt-style GPT's training step, against today's path of
+writing the graph as program text and parsing it back (11-12.5 us per node), and what
+writing the text costs when it is asked for (File -> Save). `draw()` to JSON is timed
+once, from the call to the file (a spawned child, offscreen).
+
+`python -m benchmarks.graph_import [--quick]`
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from engine.io.graph_import import import_graph
+from engine.io.graph_text import graph_text
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _models(quick: bool) -> list[tuple[str, object, dict]]:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.foreign_models import microgpt_step, micrograd_demo
+
+    demo = micrograd_demo(30 if quick else 100)
+    step = microgpt_step(n_embd=16, block_size=8, tokens=(0, 3, 1, 4, 2, 1, 3, 0, 2))
+    return [("micrograd demo", demo.loss, {"model": demo.model, "inputs": demo.inputs,
+                                           "loss": demo.loss}),
+            ("microgpt step", step.loss, {"state_dict": step.state_dict, "loss": step.loss})]
+
+
+def _median(work, repeats: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeats):
+        result = None
+        gc.collect()
+        t = time.perf_counter()
+        result = work()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), result
+
+
+def measure(quick: bool = False) -> list[dict]:
+    rows = []
+    repeats = 3 if quick else 7
+    for name, root, namespace in _models(quick):
+        seconds, graph = _median(lambda r=root, ns=namespace: import_graph(r, scope=[ns]),
+                                 repeats)
+        n = len(graph.program.values)
+        text_s, text = _median(lambda p=graph.program: graph_text(p), 1 if quick else 3)
+        rows.append({"graph": name, "nodes": n, "import_s": seconds,
+                     "us_per_node": seconds / n * 1e6, "text_s": text_s,
+                     "text_chars": len(text), "inputs": len(graph.program.inputs)})
+    rows.append(_window(quick))
+    rows.append(_draw(quick))
+    return rows
+
+
+# debug(loss) on micrograd's demo in a fresh process, offscreen: from the call to a window
+# whose steps are ready, and the longest gap between the window's timer ticks after it
+# has returned (before, it is reading the graph: no window is open yet)
+WINDOW_PROBE = """
+import json, sys, time
+sys.path.insert(0, {root!r})
+from PySide6.QtCore import QTimer
+from gui.app import application
+from gui import debug
+from tests.foreign_models import micrograd_demo
+demo = micrograd_demo({points})
+model, inputs, loss = demo.model, demo.inputs, demo.loss
+app = application()
+beats = []
+timer = QTimer()
+timer.setInterval(5)
+timer.timeout.connect(lambda: beats.append(time.perf_counter()))
+timer.start()
+t0 = time.perf_counter()
+window = debug(loss, block=False)
+t1 = time.perf_counter()
+beats.append(t1)
+while window.building:
+    app.processEvents()
+    time.sleep(0.002)
+t2 = time.perf_counter()
+for _ in range(40):
+    app.processEvents()
+    time.sleep(0.005)
+gaps = [b - a for a, b in zip(beats, beats[1:]) if a >= t1]
+print(json.dumps({{"returned_s": t1 - t0, "steppable_s": t2 - t0, "gap_s": max(gaps),
+                  "nodes": len(window.session.program.values)}}))
+window.close()
+"""
+
+
+def _window(quick: bool) -> dict:
+    probe = WINDOW_PROBE.format(root=str(ROOT), points=30 if quick else 100)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=ROOT, check=True, timeout=600,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    row = json.loads(done.stdout.strip().splitlines()[-1])
+    return {"graph": "debug() window", **row}
+
+
+def _draw(quick: bool) -> dict:
+    from gui import draw
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(3 if quick else 10)
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "mlp.json"
+        t = time.perf_counter()
+        draw(demo.loss, str(out))
+        seconds = time.perf_counter() - t
+    from tests.foreign_models import node_count
+
+    return {"graph": "draw() to JSON", "nodes": node_count(demo.loss), "draw_s": seconds}
+
+
+def report(rows: list[dict]) -> str:
+    lines = ["Reading a Python graph (import_graph; goal <= 3 us per node)"]
+    for r in rows:
+        if "steppable_s" in r:
+            lines.append(f"  {r['graph']:<16} {r['nodes']:>7,} nodes  returned after "
+                         f"{r['returned_s']:.2f} s, steppable after {r['steppable_s']:.2f} s, "
+                         f"the window's longest gap then {r['gap_s'] * 1e3:.0f} ms")
+            continue
+        if "draw_s" in r:
+            lines.append(f"  {r['graph']:<16} {r['nodes']:>7,} nodes  {r['draw_s']:.2f} s from "
+                         "the call to the file (a spawned child, offscreen)")
+            continue
+        lines.append(f"  {r['graph']:<16} {r['nodes']:>7,} nodes  {r['import_s'] * 1e3:7.1f} ms  "
+                     f"{r['us_per_node']:.2f} us/node  ({r['inputs']:,} named inputs); its "
+                     f"text when asked: {r['text_s'] * 1e3:.0f} ms, {r['text_chars']:,} chars")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(report(measure("--quick" in sys.argv)))

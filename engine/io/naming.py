@@ -1,0 +1,137 @@
+"""Names for the Values of a graph built in Python, from the variables that reach them.
+
+`debug(loss)` is called from a script or a notebook whose variables hold the model, the
+data and the loss. Each Value those variables reach is named by the Python expression
+that reaches it, as Python writes it: `model.layers[0].neurons[3].w[1]`, `inputs[7][0]`,
+`state_dict['attn_wq'][2][5]`. The search is breadth first from the caller's locals,
+then its globals, so the shortest expression wins (ties: the first variable, then the
+first element or attribute).
+
+No user code runs: only lists, tuples and dicts (read through the built-in types'
+own methods, so a subclass's `__iter__` or `__getitem__` is never called), dict keys
+that are a str or an int, and objects' attributes read from their instance `__dict__`
+(`object.__getattribute__(obj, '__dict__')`, a real dict: no properties, no
+`__getattr__`). Objects are told apart by `id()`, never by `__eq__` or `__hash__`. The
+search does not descend into the graph's Values, modules, classes or functions, skips
+names starting with '_', and stops after MAX_DEPTH steps from a variable, MAX_VISITS
+objects, or MAX_ELEMENTS elements of one container.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections import deque
+from collections.abc import Iterable, Mapping
+from types import (
+    BuiltinFunctionType,
+    FunctionType,
+    MethodType,
+    ModuleType,
+)
+
+MAX_DEPTH = 8          # model.layers[0].neurons[3].w[1] is 7 steps from `model`
+MAX_VISITS = 300_000   # objects looked at, at most
+MAX_ELEMENTS = 250_000  # elements of one list, tuple or dict looked at, at most
+# a notebook's own variables: its history, not the user's model
+SHELL_NAMES = frozenset(("In", "Out", "get_ipython", "exit", "quit"))
+_ATOMS = (int, float, complex, str, bytes, bool, type(None))
+_OPAQUE = (ModuleType, type, FunctionType, BuiltinFunctionType, MethodType)
+_NOT_WORD = re.compile(r"\W+")
+
+
+def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...],
+                     max_depth: int = MAX_DEPTH,
+                     max_visits: int = MAX_VISITS) -> dict[int, str]:
+    """The expression naming each object of `stop_types` (the graph's Value classes:
+    named, not looked into) that the variables of `namespaces` (the caller's locals,
+    then its globals) reach, by the object's id()."""
+    found: dict[int, str] = {}
+    seen: set[int] = set()
+    queue: deque = deque()
+    push = queue.append
+    for namespace in namespaces:
+        for name, obj in dict.items(namespace) if isinstance(namespace, dict) else ():
+            if (type(name) is str and not name.startswith("_") and name not in SHELL_NAMES
+                    and type(obj) not in _ATOMS and id(obj) not in seen):
+                seen.add(id(obj))
+                push((obj, name, 1))
+    visits = len(queue)  # objects met (numbers and strings are not counted)
+    while queue:
+        obj, expr, depth = queue.popleft()
+        t = type(obj)
+        if t in stop_types:
+            found[id(obj)] = expr  # the first time it is met is the shortest
+            continue
+        if depth >= max_depth or visits >= max_visits:
+            continue
+        held = _children(obj, t)
+        if held is None:
+            continue
+        kind, items = held
+        depth += 1
+        for n, (key, child) in enumerate(items):
+            if n >= MAX_ELEMENTS:  # a long list of numbers is data, not the model
+                break
+            if type(child) in _ATOMS or id(child) in seen:
+                continue
+            visits += 1
+            if visits >= max_visits:
+                break
+            seen.add(id(child))
+            push((child, f"{expr}[{key}]" if kind == _INDEX else f"{expr}[{key!r}]"
+                  if kind == _KEY else f"{expr}.{key}", depth))
+    return found
+
+
+_INDEX, _KEY, _ATTRIBUTE = 0, 1, 2
+
+
+def _children(obj, t: type):
+    """(how they are written, (key, child) pairs) for what `obj` holds, or None for what
+    is not looked into."""
+    if issubclass(t, list):
+        return _INDEX, enumerate(list.__iter__(obj))
+    if issubclass(t, tuple):
+        return _INDEX, enumerate(tuple.__iter__(obj))
+    if issubclass(t, dict):
+        return _KEY, ((key, item) for key, item in dict.items(obj)
+                      if type(key) is str or type(key) is int)
+    if issubclass(t, _OPAQUE) or issubclass(t, _ATOMS):
+        return None
+    try:
+        attributes = object.__getattribute__(obj, "__dict__")
+    except (AttributeError, TypeError):
+        return None
+    if type(attributes) is not dict:
+        return None
+    return _ATTRIBUTE, ((key, item) for key, item in dict.items(attributes)
+                        if type(key) is str and not key.startswith("_") and key.isidentifier())
+
+
+def variable_of(namespaces: Iterable[Mapping], obj) -> str | None:
+    """The first variable (not starting with '_') of `namespaces` bound to `obj`."""
+    for namespace in namespaces:
+        if not isinstance(namespace, dict):
+            continue
+        for name, value in dict.items(namespace):
+            if value is obj and type(name) is str and name.isidentifier() \
+                    and not name.startswith("_") and name not in SHELL_NAMES:
+                return name
+    return None
+
+
+def identifier(name: str, taken: set[str] | frozenset = frozenset()) -> str:
+    """`name` made a name the expression language accepts, clashing with nothing in
+    `taken`: `model.layers[0].w[1]` -> `model_layers_0_w_1`,
+    `state_dict['wte'][4][2]` -> `state_dict_wte_4_2`."""
+    base = _NOT_WORD.sub("_", name).strip("_") or "v"
+    if base[0].isdigit():
+        base = f"v_{base}"
+    if keyword.iskeyword(base):
+        base += "_"
+    candidate, k = base, 2
+    while candidate in taken:
+        candidate = f"{base}_{k}"
+        k += 1
+    return candidate

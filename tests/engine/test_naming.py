@@ -1,0 +1,123 @@
+"""Names from the caller's variables: the expression that reaches each Value, as Python
+writes it, found without running any of the user's code."""
+
+from __future__ import annotations
+
+import sys
+
+from engine import Value
+from engine.io.graph_import import import_graph
+from engine.io.naming import expression_names, identifier, variable_of
+
+
+class Neuron:
+    def __init__(self, w, b):
+        self.w = w
+        self.b = b
+
+
+class Trap:
+    """Runs code on every way in but its instance __dict__."""
+
+    def __init__(self, hidden):
+        self.__dict__["kept"] = hidden
+        self.calls = 0
+
+    @property
+    def via_property(self):
+        raise AssertionError("a property was run")
+
+    def __getattr__(self, name):
+        raise AssertionError("__getattr__ was run")
+
+    def __eq__(self, other):
+        raise AssertionError("__eq__ was run")
+
+    def __hash__(self):
+        raise AssertionError("__hash__ was run")
+
+
+class Loud(list):
+    def __iter__(self):
+        raise AssertionError("a list's own __iter__ was run")
+
+    def __getitem__(self, i):
+        raise AssertionError("a list's own __getitem__ was run")
+
+
+def _names(namespace: dict) -> dict[int, str]:
+    return expression_names([namespace], (Value,))
+
+
+def test_the_shortest_expression_names_a_value_as_python_writes_it():
+    w = [Value(0.1), Value(0.2)]
+    b = Value(0.3)
+    model = Neuron(w, b)
+    table = {"attn_wq": [[Value(1.0), Value(2.0)]], 3: Value(4.0), (1, 2): Value(5.0)}
+    found = _names({"model": model, "table": table, "alias_of_b": b})
+    assert found[id(w[1])] == "model.w[1]"
+    assert found[id(b)] == "alias_of_b"  # one step beats two
+    assert found[id(table["attn_wq"][0][1])] == "table['attn_wq'][0][1]"
+    assert found[id(table[3])] == "table[3]"
+    assert id(table[(1, 2)]) not in found  # only str and int keys are written
+
+
+def test_no_user_code_runs_and_what_is_private_or_deep_is_left_alone():
+    hidden, deep, private = Value(1.0), Value(2.0), Value(3.0)
+    trap = Trap(hidden)
+    loud = Loud([Value(5.0)])
+    nest = [[[[[[[[[deep]]]]]]]]]
+    namespace = {"trap": trap, "loud": loud, "nest": nest, "_private": private,
+                 "obj": Neuron(Value(6.0), private)}
+    found = _names(namespace)  # none of Trap's or Loud's methods is called
+    assert found[id(hidden)] == "trap.kept"
+    assert found[id(list.__getitem__(loud, 0))] == "loud[0]"
+    assert id(deep) not in found  # nine steps: past the depth
+    assert found[id(private)] == "obj.b"  # `_private` is skipped, the attribute is not
+
+
+def test_a_value_is_not_looked_into_and_modules_classes_functions_are_skipped():
+    x = Value(1.0)
+    y = x * 2
+    found = expression_names([{"y": y, "sys": sys, "Neuron": Neuron, "f": lambda: x}],
+                             (Value,))
+    assert found == {id(y): "y"}
+
+
+def test_the_callers_variable_names_the_title_and_locals_come_before_globals():
+    loss = Value(1.0)
+    assert variable_of([{"_hidden": loss, "loss": loss}, {"g": loss}], loss) == "loss"
+    assert variable_of([{}, {"g": loss}], loss) == "g"
+    assert variable_of([{"In": loss}], loss) is None
+
+
+def test_names_become_identifiers_the_language_accepts():
+    taken = {"model_layers_0_w_1"}
+    assert identifier("model.layers[0].w[1]") == "model_layers_0_w_1"
+    assert identifier("model.layers[0].w[1]", taken) == "model_layers_0_w_1_2"
+    assert identifier("state_dict['wte'][4][2]") == "state_dict_wte_4_2"
+    assert identifier("inputs[7][0]") == "inputs_7_0"
+    assert identifier("0abc") == "v_0abc" and identifier("lambda") == "lambda_"
+    assert identifier("[]") == "v"
+
+
+def test_a_leaf_no_variable_reaches_is_a_constant_and_a_named_one_an_input():
+    weights = [Value(0.5), Value(-1.0)]
+    out = weights[0] * Value(3.0) + weights[1] * 2.0
+    program = import_graph(out, scope=sys._getframe()).program
+    assert list(program.inputs) == ["weights[0]", "weights[1]"]
+    roles = [ins.op for ins in program.instructions if not ins.args]
+    assert roles.count("const") == 2 and roles.count("input") == 2
+
+
+def test_a_long_list_of_numbers_does_not_use_up_the_search():
+    from engine.io import naming
+
+    w = Value(0.25)
+    data = [[0.5] * 10 for _ in range(naming.MAX_VISITS // 5)]  # many lists of numbers
+    numbers = [1.0] * (naming.MAX_ELEMENTS + 10)
+    found = expression_names([{"data": data, "numbers": numbers, "model": Neuron([w], None)}],
+                             (Value,))
+    assert found[id(w)] == "model.w[0]"
+    tiny = expression_names([{"first": [Value(1.0)], "second": [w]}], (Value,), max_visits=2)
+    assert id(w) not in tiny  # the cap on objects met is a cap
