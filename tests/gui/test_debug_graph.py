@@ -141,7 +141,10 @@ def test_the_window_keeps_beating_while_micrograds_demo_opens_and_steps(qtbot):
     heart = Heartbeat()
     start = time.perf_counter()
     assert window.building
-    qtbot.waitUntil(lambda: not window.building, timeout=180_000)
+    # built, grouped, re-stepped in the grouping's order and drawn collapsed
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
+                    and tab.scene.shown is not None, timeout=180_000)
     end = time.perf_counter()
     heart.painted(qtbot, end)
     assert heart.longest_gap(start, end) < 0.5
