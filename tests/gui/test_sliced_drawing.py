@@ -84,7 +84,7 @@ def test_the_inspector_shows_the_box_selected_in_a_sliced_scene(window, qtbot):
     assert window.build(chain(LARGE // 3 + 100))
     assert tab.wait_for_layout()
     shown = []
-    window.inspector.show_node = lambda node, *args: shown.append(node)
+    window.inspector.show_node = lambda node, *args, **kwargs: shown.append(node)
     box = tab.scene.value_items[7]
     box.setSelected(True)
     assert shown and shown[-1] is tab.scene.nodes[box.index]
