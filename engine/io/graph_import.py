@@ -102,16 +102,17 @@ def import_graph(root, names: Mapping | None = None, scope=None, title: str | No
     caller's locals, then globals); None names nothing by variable. `names` maps Values
     to names, added to or overriding those; a non-empty str `label` a Value has is kept.
     `title` is the output's name (default: the scope's variable bound to `root`, else
-    'out'). Raises GraphImportError naming the node for an op this engine does not know
+    the expression that reaches it, else 'out'). Raises GraphImportError naming the node for an op this engine does not know
     or a number that is not finite, and naming the count for more than `max_nodes`
     nodes. The user's Values are only read.
     """
     style = _style(root)
     namespaces = _namespaces(scope)
-    if title is None:
-        title = naming.variable_of(namespaces, root) or DEFAULT_TITLE
     stop = (type(root), Value)
     labels = naming.expression_names(namespaces, stop) if namespaces else {}
+    if title is None:  # `loss`, else the expression that reaches it (`demo.loss`)
+        title = (naming.variable_of(namespaces, root) or labels.get(id(root))
+                 or DEFAULT_TITLE)
     builder = _Builder(labels, names or {})
     with collector_paused():  # some 130,000 objects are made for 65,000 nodes
         _walk(root, style, builder, max_nodes)

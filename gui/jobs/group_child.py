@@ -21,6 +21,10 @@ NODES_PER_SLICE = 5_000
 GROUP_FROM = THRESHOLD  # graphs this big or smaller are drawn node by node, as always
 
 
+# what a grouping child sends, one record each, by its first field
+GROUPING_RECORDS = ("order", "grouping", "expanded", "parents")
+
+
 def pack_arrays_steps(nodes: list, roles) -> Generator[None, None, dict]:
     """`nodes` (a topological order of Values) as flat arrays for the child, a slice at
     a time: it yields between slices and returns the packed graph."""

@@ -12,7 +12,13 @@ from operator import is_
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gui.graph.groups.model import GraphArrays, Grouping
-from gui.jobs.group_child import NODES_PER_SLICE, group_pieces, pack_arrays_steps, unpack_parents
+from gui.jobs.group_child import (
+    GROUPING_RECORDS,
+    NODES_PER_SLICE,
+    group_pieces,
+    pack_arrays_steps,
+    unpack_parents,
+)
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
 
@@ -46,7 +52,7 @@ def grouped_steps(output, nodes: list, answer: dict, role_of) -> Generator[None,
     (`output`'s graph, in the order the child was given it), made a slice at a time;
     `role_of(value)` gives each node's role."""
     (order,), (grouping,), (expanded,), (flat, ends) = (
-        answer[k] for k in ("order", "grouping", "expanded", "parents"))
+        answer[k] for k in GROUPING_RECORDS)
     new_nodes = list(map(nodes.__getitem__, order))
     n = len(order)
     parents, ops, labels, roles = [], [], [], []
@@ -132,7 +138,7 @@ class GroupingJob(QObject):
             worker.finished.connect(self._on_ended)
             worker.start()
             answer = {}
-            while len(answer) < 4:
+            while len(answer) < len(GROUPING_RECORDS):
                 if records:
                     record = records.popleft()
                     answer[record[0]] = record[1:]

@@ -18,6 +18,7 @@ from engine import ExpressionError, Program
 from engine.core.engines import Engine
 from engine.core.stepping import Stepper
 from engine.language.program import Instruction, values_in_slices
+from gui.jobs.group_child import GROUP_FROM, GROUPING_RECORDS, group_pieces, pack_arrays_steps
 from gui.jobs.grouping_job import Grouped, grouped_steps
 from gui.jobs.parse_child import parse_pieces
 from gui.jobs.sliced import WAIT, SlicedTask
@@ -98,12 +99,55 @@ class ProgramBuild(QObject):
         """Make the stepper of `program`, built already (a graph read from Python), a
         slice at a time, ending any build still running; `finished(program, stepper)`
         as for a build. `forward_steps`: a topological order of the output's graph, if
-        known (a graph read from Python has its values in one)."""
+        known (a graph read from Python has its values in one). A graph big enough to be
+        grouped (and `budget` says the window groups) is grouped first, in a child, so
+        that its stepper is made once, in the grouping's order (`grouped`)."""
         self.cancel()
         self.restepping = False
-        self._run(self._stepper_stages(program, f"{len(program.values):,} nodes",
-                                       forward_steps))
-        self.progress.emit("Preparing the steps…")
+        self.grouped = None
+        what = f"{len(program.values):,} nodes"
+        budget = self.budget() if self.budget is not None else None
+        if budget is None or forward_steps is None or len(forward_steps) <= GROUP_FROM:
+            self._run(self._stepper_stages(program, what, forward_steps))
+            self.progress.emit("Preparing the steps…")
+            return
+        self._records = deque()
+        self._run(self._grouped_stages(program, forward_steps, budget))
+        self.progress.emit(f"Grouping {what}…")
+
+    def _grouped_stages(self, program: Program, forward_steps: list,
+                        budget: int) -> Generator[str | None, None, tuple]:
+        """`_stepper_stages` after grouping the graph in a child; if the child fails, the
+        stepper walks `forward_steps` and the graph is drawn as the window decides."""
+        inputs = set(program.inputs.values())
+        roles = {v: _role(v, inputs) for v in forward_steps}
+        roles[program.output] = "output"
+        packed = yield from pack_arrays_steps(forward_steps, roles)
+        worker = self._worker = ProcessWorker(group_pieces, one_by_one=True,
+                                              interval_ms=POLL_MS,
+                                              read_budget_s=READ_BUDGET_S, parent=self,
+                                              budget=budget, **packed)
+        worker.yielded.connect(self._on_record)
+        worker.finished.connect(self._on_parser_finished)
+        worker.start()
+        answer, records = {}, self._records
+        while len(answer) < len(GROUPING_RECORDS):
+            if records:
+                record = records.popleft()
+                answer[record[0]] = record[1:]
+                yield f"Grouping {len(forward_steps):,} nodes…"
+            elif worker.done:
+                break  # not grouped: the window draws it as it can
+            else:
+                yield WAIT
+        reference = None
+        if len(answer) == len(GROUPING_RECORDS):
+            self.grouped = yield from grouped_steps(program.output, forward_steps, answer,
+                                                    roles.__getitem__)
+            self.grouped.reference = reference = forward_steps
+            forward_steps = self.grouped.nodes
+        return (yield from self._stepper_stages(program, f"{len(forward_steps):,} nodes",
+                                                forward_steps, reference))
 
     def cancel(self) -> None:
         """End the build now: the child is ended and nothing of it lands."""

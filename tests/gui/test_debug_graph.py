@@ -24,7 +24,7 @@ def test_an_mlp_built_in_python_is_stepped_in_the_window(qtbot):
     session = window.session
     assert session.program.output.data == loss.data
     assert window.graph_tab.scene.nodes  # drawn
-    assert window.windowTitle().startswith("debug(loss)")  # the caller's variable
+    assert window.windowTitle().startswith("debug(demo.loss)")  # the expression passed  # the caller's variable
     inputs = session.program.inputs
     # the lesson's MLP labels every weight "w": the variables tell them apart
     assert "net.layers[0].neurons[2].w[1]" in inputs and "net.layers[1].neurons[0].b" in inputs
@@ -158,5 +158,33 @@ def test_the_window_keeps_beating_while_micrograds_demo_opens_and_steps(qtbot):
     loss.backward()
     w = model.layers[1].neurons[7].w[12]
     assert window.session.program.inputs["model.layers[1].neurons[7].w[12]"].grad == \
+        pytest.approx(w.grad, abs=1e-12)
+    window.close()
+
+
+def test_a_big_python_graph_is_grouped_before_its_steps_are_made(qtbot, monkeypatch):
+    """micrograd's MLP on 20 points (13,978 nodes): grouped in a child first, so that its
+    stepper is made once, already in the grouping's order, and drawn collapsed."""
+    from engine.core.stepping import Stepper
+
+    made = []
+    in_slices = Stepper.in_slices.__func__
+    monkeypatch.setattr(Stepper, "in_slices", classmethod(
+        lambda cls, *args, **kwargs: (made.append(args[0]), in_slices(cls, *args, **kwargs))[1]))
+    demo = micrograd_demo(20)
+    window = debug(demo.loss, block=False)
+    qtbot.addWidget(window)
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
+                    and tab.scene.shown is not None, timeout=180_000)
+    shown = tab.expansion.shown
+    assert len(made) == 1
+    assert shown.stepper is window.session.stepper
+    assert shown.grouping.groups and len(shown.expanded) < len(shown.grouping.groups)
+    assert window.windowTitle().startswith("debug(demo.loss)")  # the expression passed
+    window.session.run_to_end()
+    demo.loss.backward()
+    w = demo.model.layers[2].neurons[0].w[5]
+    assert window.session.program.inputs["model.layers[2].neurons[0].w[5]"].grad == \
         pytest.approx(w.grad, abs=1e-12)
     window.close()
