@@ -24,7 +24,7 @@ def test_an_mlp_built_in_python_is_stepped_in_the_window(qtbot):
     session = window.session
     assert session.program.output.data == loss.data
     assert window.graph_tab.scene.nodes  # drawn
-    assert window.windowTitle().startswith("debug(demo.loss)")  # the expression passed  # the caller's variable
+    assert window.windowTitle().startswith("debug(loss)")  # the caller's variable
     inputs = session.program.inputs
     # the lesson's MLP labels every weight "w": the variables tell them apart
     assert "net.layers[0].neurons[2].w[1]" in inputs and "net.layers[1].neurons[0].b" in inputs
@@ -185,6 +185,6 @@ def test_a_big_python_graph_is_grouped_before_its_steps_are_made(qtbot, monkeypa
     window.session.run_to_end()
     demo.loss.backward()
     w = demo.model.layers[2].neurons[0].w[5]
-    assert window.session.program.inputs["model.layers[2].neurons[0].w[5]"].grad == \
+    assert window.session.program.inputs["demo.model.layers[2].neurons[0].w[5]"].grad == \
         pytest.approx(w.grad, abs=1e-12)
     window.close()
