@@ -39,11 +39,13 @@ def _layout_size(spec) -> int:
     return len(spec.sizes) + sum(ranks[v] - ranks[u] for u, v, _ in spec.edges)
 
 
-def _readable(shown):
+def _readable(shown, keep=frozenset()):
     """`shown`, or if its picture has more than EDGE_BUDGET edges with parameters' groups
     open, the same with those closed: the parameters of a layer fan out to every sample
-    opened (100 samples × 48 neurons' parameters: 8,000 edges, and seconds of layout)."""
-    names = {g for g in shown.expanded if shown.groups[g].kind == "names"}
+    opened (100 samples × 48 neurons' parameters: 8,000 edges, and seconds of layout).
+    The groups in `keep` (the ones the user has just opened) stay open."""
+    keep = set(keep).union(*(shown.ancestors_of_group(g) for g in keep))  # and what holds them
+    names = {g for g in shown.expanded if shown.groups[g].kind == "names"} - keep
     if len(shown.quotient.edges) <= EDGE_BUDGET or not names:
         return shown
     fewer = shown.opened(shown.expanded - names)
@@ -172,10 +174,12 @@ class BackgroundDrawing(QObject):
         try:
             if not shown.index:  # once per stepper
                 yield from shown.index_steps()
-            if expanded is not None:
+            keep = frozenset()
+            if expanded is not None:  # what this opens is kept open, however many edges
+                keep = frozenset(expanded) - shown.expanded
                 shown = shown.opened(expanded)
             yield from shown.quotient_steps()
-            shown = yield from _readable(shown)
+            shown = yield from _readable(shown, keep)
             spec = quotient_spec(shown, roles, folded)
             yield
             if _layout_size(spec) <= INLINE_LAYOUT:

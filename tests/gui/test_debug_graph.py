@@ -188,3 +188,41 @@ def test_a_big_python_graph_is_grouped_before_its_steps_are_made(qtbot, monkeypa
     assert window.session.program.inputs["demo.model.layers[2].neurons[0].w[5]"].grad == \
         pytest.approx(w.grad, abs=1e-12)
     window.close()
+
+
+def test_find_opens_a_weight_of_micrograds_demo_however_many_edges_it_draws(qtbot):
+    """Ctrl+F for a weight of the 100-point MLP opens model › layers[0] › neurons[3] and
+    selects the weight: the groups just opened stay open, though the picture then draws
+    more edges than a first view would (its other parameters' groups may close)."""
+    demo = micrograd_demo(100)
+    model, loss = demo.model, demo.loss  # noqa: F841 (the names come from these)
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    tab = window.graph_tab
+
+    def ready():
+        return not window.building and not tab.laying_out and tab.scene.shown is not None
+
+    qtbot.waitUntil(ready, timeout=180_000)
+    for level in (0, 3):  # from everything closed, and from three levels open
+        before = tab.scene
+        tab.expansion.to_level(level)
+        qtbot.waitUntil(lambda: tab.scene is not before and ready(), timeout=120_000)
+        _find(qtbot, window, "model.layers[0].neurons[3].w[1]")
+        _find(qtbot, window, "model.layers[1].neurons[5].b")
+    window.close()
+
+
+def _find(qtbot, window, name: str) -> None:
+    from PySide6.QtCore import Qt
+
+    tab = window.graph_tab
+    before = tab.scene
+    tab.expansion.actions["find"].trigger()
+    tab.find_bar.edit.setText(name)
+    qtbot.keyClick(tab.find_bar.edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out, timeout=120_000)
+    node = window.session.program.inputs[name]
+    item = tab.scene.value_item_of(node)
+    assert item is not None and item.isSelected(), (name, before is tab.scene)
+    assert name.rsplit(".", 1)[0] in tab.breadcrumb.words(), (name, tab.breadcrumb.words(), tab.expansion.selected_unit())
