@@ -102,9 +102,9 @@ def import_graph(root, names: Mapping | None = None, scope=None, title: str | No
     caller's locals, then globals); None names nothing by variable. `names` maps Values
     to names, added to or overriding those; a non-empty str `label` a Value has is kept.
     `title` is the output's name (default: the scope's variable bound to `root`, else
-    the expression that reaches it, else 'out'). Raises GraphImportError naming the node for an op this engine does not know
-    or a number that is not finite, and naming the count for more than `max_nodes`
-    nodes. The user's Values are only read.
+    the expression that reaches it, else 'out'). Raises GraphImportError naming the
+    node for an op this engine does not know or a number that is not finite, and naming
+    the count for more than `max_nodes` nodes. The user's Values are only read.
     """
     style = _style(root)
     namespaces = _namespaces(scope)

@@ -207,7 +207,7 @@ def test_find_opens_a_weight_of_micrograds_demo_however_many_edges_it_draws(qtbo
     for level in (0, 3):  # from everything closed, and from three levels open
         before = tab.scene
         tab.expansion.to_level(level)
-        qtbot.waitUntil(lambda: tab.scene is not before and ready(), timeout=120_000)
+        qtbot.waitUntil(lambda old=before: tab.scene is not old and ready(), timeout=120_000)
         _find(qtbot, window, "model.layers[0].neurons[3].w[1]")
         _find(qtbot, window, "model.layers[1].neurons[5].b")
     window.close()
@@ -224,5 +224,7 @@ def _find(qtbot, window, name: str) -> None:
     qtbot.waitUntil(lambda: not window.building and not tab.laying_out, timeout=120_000)
     node = window.session.program.inputs[name]
     item = tab.scene.value_item_of(node)
-    assert item is not None and item.isSelected(), (name, before is tab.scene)
-    assert name.rsplit(".", 1)[0] in tab.breadcrumb.words(), (name, tab.breadcrumb.words(), tab.expansion.selected_unit())
+    assert item is not None and item.isSelected(), name
+    # the weight's own box is selected, inside the groups that held it
+    assert tab.scene.node_at(item) is node
+    assert name.rsplit(".", 1)[0] in tab.breadcrumb.words(), (name, tab.breadcrumb.words())
