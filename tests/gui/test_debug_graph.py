@@ -217,7 +217,6 @@ def _find(qtbot, window, name: str) -> None:
     from PySide6.QtCore import Qt
 
     tab = window.graph_tab
-    before = tab.scene
     tab.expansion.actions["find"].trigger()
     tab.find_bar.edit.setText(name)
     qtbot.keyClick(tab.find_bar.edit, Qt.Key.Key_Return)
