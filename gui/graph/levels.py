@@ -38,7 +38,7 @@ API (helper D's Graph tab drives it; the session owns the stepper and its positi
     levels.expand(g) -> int, levels.collapse(g) -> int
         the position to seek the stepper to: expanding the group whose step was just
         taken goes to where its first inner step was just taken (Right then steps
-        inside it); collapsing a group the position is inside goes to the end of that
+        inside it), except at the end of the pass, which stays done; collapsing a group the position is inside goes to the end of that
         group's step (its step taken whole); otherwise the position is kept
     levels.sent(edge) -> Sent | None          what the backward steps taken so far sent
                                               along a quotient edge: Σ local × upstream
@@ -145,8 +145,10 @@ class LevelSteps:
         unit = self.current_unit()
         start = self._run_start(position)
         self._set(expanded, shown)
-        if unit is not None and unit < 0 and unit_group(unit) in expanded:
-            # the step just taken was this group's: go to its first inner step
+        if (unit is not None and unit < 0 and unit_group(unit) in expanded
+                and position < self.stepper.total):
+            # the step just taken was this group's: go to its first inner step (not at
+            # the end of the pass: a pass that is done stays done)
             return self._stops[bisect_right(self._stops, start)]
         if position in self._stops:
             return position

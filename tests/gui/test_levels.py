@@ -190,6 +190,22 @@ def test_expanding_another_group_keeps_the_position(mlp):
     assert grads(mlp) == mlp[4]
 
 
+def test_a_pass_that_is_done_stays_done_when_groups_open(mlp):
+    """At the end of the backward pass, opening groups (the last one stepped, or every
+    one: View → Expand to level) keeps the pass done, every gradient in."""
+    stack = next(g.id for g in mlp[3].groups if g.kind == "stack")
+    levels = levels_of(mlp, {stack})
+    while levels.step():
+        pass
+    end = levels.stepper.total
+    assert levels.stepper.position == end
+    last = levels.current_unit()
+    assert last < 0  # the last step taken was a collapsed group's
+    assert levels.expand(unit_group(last)) == end
+    assert levels.set_expanded(range(len(mlp[3].groups))) == end
+    assert grads(mlp) == mlp[4]
+
+
 def test_collapsing_the_group_the_position_is_inside_takes_its_step_whole(mlp):
     stack = next(g.id for g in mlp[3].groups if g.kind == "stack")
     levels = levels_of(mlp, {stack})
