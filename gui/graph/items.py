@@ -63,6 +63,15 @@ def _text(parent: QGraphicsItem, size: float, bold: bool = False) -> QGraphicsSi
     return item
 
 
+
+def elided(metrics: QFontMetricsF, title: str, width: float) -> str:
+    """`title` cut to `width` with '…': a name made of a path (`model.layers[0].w[1]`)
+    keeps its end, which tells its siblings apart (`…neurons[3].w[1]`); a formula keeps
+    its start."""
+    path = " " not in title and ("." in title or "[" in title)
+    mode = Qt.TextElideMode.ElideLeft if path else Qt.TextElideMode.ElideRight
+    return metrics.elidedText(title, mode, width)
+
 class ValueItem(QGraphicsRectItem):
     """A value node: its name, then its value and its gradient, each labelled.
 
@@ -87,8 +96,7 @@ class ValueItem(QGraphicsRectItem):
             self.full_name = self.full_name()
         self.name = _text(self, 9.5, bold=True)
         metrics = QFontMetricsF(self.name.font())
-        self.name.setText(metrics.elidedText(self.full_name, Qt.TextElideMode.ElideRight,
-                                             VALUE_W - 8))
+        self.name.setText(elided(metrics, self.full_name, VALUE_W - 8))
         self.name.setPos(-self.name.boundingRect().width() / 2, -VALUE_H / 2 + 3)
         self.setToolTip(self.full_name)
         self.numbers = _text(self, 8.5)
@@ -331,7 +339,7 @@ class GroupItem(QGraphicsPathItem):
             behind.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent)
         self.name = _text(self, 9.5, bold=True)
         metrics = QFontMetricsF(self.name.font())
-        self.name.setText(metrics.elidedText(title, Qt.TextElideMode.ElideRight, w - 10))
+        self.name.setText(elided(metrics, title, w - 10))
         self.name.setPos(rect.center().x() - self.name.boundingRect().width() / 2,
                          rect.top() + 3)
         count = f"× {instances:,} · " if instances else ""

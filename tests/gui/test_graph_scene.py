@@ -119,3 +119,17 @@ def test_the_step_counter_counts_what_the_picture_shows(window):
     window.constants_action.setChecked(True)
     tab.actions["reset"].trigger()
     assert tab.phase.text() == "ready: 5 forward and 3 backward steps"
+
+
+def test_a_long_name_keeps_its_end_and_a_formula_its_start(qtbot):
+    """Boxes of sibling parameters stay told apart: `…neurons[3].w[1]`, not `model.la…`."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from gui.graph.items import VALUE_W, elided
+
+    metrics = QFontMetricsF(QFont())
+    name = elided(metrics, "model.layers[0].neurons[3].w[1]", VALUE_W - 8)
+    assert name.startswith("…") and name.endswith("w[1]")
+    formula = elided(metrics, "relu((Σ 16 terms + b) × c + c) × 100 and more", VALUE_W - 8)
+    assert formula.startswith("relu(") and formula.endswith("…")
+    assert elided(metrics, "w1", VALUE_W - 8) == "w1"
