@@ -8,6 +8,7 @@ thousands of nodes is quick to build.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from PySide6.QtCore import QRectF, Qt
@@ -64,11 +65,14 @@ def _text(parent: QGraphicsItem, size: float, bold: bool = False) -> QGraphicsSi
 
 
 
+_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\[\]]*\])*")
+
+
 def elided(metrics: QFontMetricsF, title: str, width: float) -> str:
     """`title` cut to `width` with '…': a name made of a path (`model.layers[0].w[1]`)
     keeps its end, which tells its siblings apart (`…neurons[3].w[1]`); a formula keeps
     its start."""
-    path = " " not in title and ("." in title or "[" in title)
+    path = _PATH.fullmatch(title) is not None and ("." in title or "[" in title)
     mode = Qt.TextElideMode.ElideLeft if path else Qt.TextElideMode.ElideRight
     return metrics.elidedText(title, mode, width)
 

@@ -133,3 +133,5 @@ def test_a_long_name_keeps_its_end_and_a_formula_its_start(qtbot):
     formula = elided(metrics, "relu((Σ 16 terms + b) × c + c) × 100 and more", VALUE_W - 8)
     assert formula.startswith("relu(") and formula.endswith("…")
     assert elided(metrics, "w1", VALUE_W - 8) == "w1"
+    product = elided(metrics, "model.layers[0].neurons[15].w[0]*inputs[7][0]", VALUE_W - 8)
+    assert product.startswith("model.") and product.endswith("…")  # a formula
