@@ -16,6 +16,7 @@ from itertools import accumulate, chain
 
 from gui.graph.grouped import renumbered
 from gui.graph.groups import THRESHOLD, GraphArrays, Grouping, group_graph, initial_expansion
+from gui.graph.groups.expansion import as_digraph, fast_quotient
 
 NODES_PER_SLICE = 5_000
 GROUP_FROM = THRESHOLD  # graphs this big or smaller are drawn node by node, as always
@@ -83,6 +84,12 @@ def grouped_records(arrays: GraphArrays, budget: int) -> Iterator[tuple]:
     """The records of `group_pieces` for `arrays`."""
     try:
         grouping = group_graph(arrays, GROUP_FROM)
+        if grouping.groups:  # the first picture's graph of groups, checked by networkx
+            import networkx as nx  # here, in the child: the window never waits for it
+
+            first = fast_quotient(arrays, grouping, initial_expansion(grouping, budget))
+            if not nx.is_directed_acyclic_graph(as_digraph(first)):
+                raise ValueError("the graph of the groups has a cycle")
     except Exception:  # noqa: BLE001 - a graph the grouping cannot take is drawn ungrouped
         grouping = Grouping.none(len(arrays))
     yield "order", array("q", grouping.order)
