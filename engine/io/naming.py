@@ -60,7 +60,7 @@ def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...]
     while queue:
         obj, expr, depth = queue.popleft()
         t = type(obj)
-        if t in stop_types:
+        if issubclass(t, stop_types):  # a Value (or a subclass of it): named, not read
             found[id(obj)] = expr  # the first time it is met is the shortest
             continue
         if depth >= max_depth or visits >= max_visits:
@@ -85,6 +85,18 @@ def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...]
 
 
 _INDEX, _KEY, _ATTRIBUTE = 0, 1, 2
+_BIG = 10**18  # an int key past this is data (and past 4,300 digits, not even printable)
+_SLOT = type(type.__dict__["__dict__"])  # how a class without its own `__dict__` holds it
+
+
+def _plain_dict(t: type) -> bool:
+    """Whether `t`'s instances keep their attributes the usual way: no class on its MRO
+    defines `__dict__` itself (a property there would run the user's code)."""
+    for klass in type.__dict__["__mro__"].__get__(t):
+        held = type.__dict__["__dict__"].__get__(klass).get("__dict__")
+        if held is not None and type(held) is not _SLOT:
+            return False
+    return True
 
 
 def _children(obj, t: type):
@@ -96,8 +108,8 @@ def _children(obj, t: type):
         return _INDEX, enumerate(tuple.__iter__(obj))
     if issubclass(t, dict):
         return _KEY, ((key, item) for key, item in dict.items(obj)
-                      if type(key) is str or type(key) is int)
-    if issubclass(t, _OPAQUE) or issubclass(t, _ATOMS):
+                      if type(key) is str or type(key) is int and -_BIG < key < _BIG)
+    if issubclass(t, _OPAQUE) or issubclass(t, _ATOMS) or not _plain_dict(t):
         return None
     try:
         attributes = object.__getattribute__(obj, "__dict__")

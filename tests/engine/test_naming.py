@@ -121,3 +121,25 @@ def test_a_long_list_of_numbers_does_not_use_up_the_search():
     assert found[id(w)] == "model.w[0]"
     tiny = expression_names([{"first": [Value(1.0)], "second": [w]}], (Value,), max_visits=2)
     assert id(w) not in tiny  # the cap on objects met is a cap
+
+
+def test_a_dict_property_a_huge_key_and_a_values_subclass_are_taken_safely():
+    """A class defining `__dict__` as a property is not read (it would run the user's
+    code); an int key too big to print is skipped, not an error; a subclass of the
+    graph's Value class is named, not looked into."""
+
+    class Trap:
+        @property
+        def __dict__(self):
+            raise AssertionError("the user's code ran")
+
+    class Sub(Value):
+        pass
+
+    v, s = Value(1.0), Sub(2.0)
+    trap = Trap()
+    trap_holder = type("Holder", (), {})()
+    trap_holder.inner = trap
+    found = expression_names([{"t": trap, "h": trap_holder, "d": {10**5000: v, 3: v},
+                               "s": s}], (Value,))
+    assert found == {id(v): "d[3]", id(s): "s"}
