@@ -4,6 +4,7 @@ and made into the arrays the window draws from, in slices again."""
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ POLL_MS = 10
 BUSY_AFTER_MS = 500  # a grouping that takes longer shows a progress bar with Cancel
 READ_BUDGET_S = 0.008
 SLICE_S = 0.012
+END_WAIT_S = 2.0  # a child that has sent its answer is given this long to end
 
 
 @dataclass
@@ -148,7 +150,10 @@ class GroupingJob(QObject):
                                          or "the grouping process ended without an answer")
                 else:
                     yield WAIT
-            while not worker.done:  # it ends by itself: ending it would wait for that
+            # it ends by itself (ending it would wait for that), but not past a deadline
+            deadline = time.monotonic() + END_WAIT_S
+            QTimer.singleShot(int(END_WAIT_S * 1000) + 10, self._on_ended)  # to look again
+            while not worker.done and time.monotonic() < deadline:
                 yield WAIT
             self._stop_worker()
             grouped = yield from grouped_steps(stepper.output, nodes, answer,
