@@ -195,6 +195,9 @@ def _arriving_out_of_order(order: list[Value], rank: dict[Value, int],
         raise ValueError("the forward steps are not a topological order of the graph")
 
 
+EXACT_UP_TO = 4_096  # a node's contributions added in the reference's order, up to this many
+
+
 def _in_reference_order(held: dict[Value, tuple[list[int], list[float], list[float]]],
                         parent: Value, rank: int, contribution: float) -> float:
     """`parent`'s gradient once `contribution` (from the rule of rank `rank`) is added to
@@ -205,6 +208,11 @@ def _in_reference_order(held: dict[Value, tuple[list[int], list[float], list[flo
     if entry is None:
         entry = held[parent] = ([], [], [0.0])
     ranks, terms, sums = entry
+    if len(ranks) >= EXACT_UP_TO:  # past this many, added as they come (O(1) each, not
+        ranks.append(rank)         # O(k): a node 100,000 nodes use, in reverse, would
+        terms.append(contribution)  # take billions of additions); the last bits may
+        sums.append(sums[-1] + contribution)  # then differ from backward()'s
+        return sums[-1]
     j = bisect_right(ranks, rank)  # after an equal rank: a + a, operands in order
     ranks.insert(j, rank)
     terms.insert(j, contribution)

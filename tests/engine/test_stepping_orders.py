@@ -247,3 +247,33 @@ def test_made_in_slices_the_work_before_the_plan_is_sliced_too():
     n = len(order)
     assert len(grouped) >= len(plain) + 2 * (n // 50)
     assert [d for d, _ in grouped] == sorted(d for d, _ in grouped)  # progress only grows
+
+
+@pytest.mark.parametrize("n", [3_000, 20_000])
+def test_a_value_used_by_thousands_in_reverse_order(n):
+    """x used by n products, walked so that its contributions all arrive in the reverse
+    of the reference's order: up to EXACT_UP_TO of them are added in the reference's
+    order (to the bit), the rest as they come (each in O(1), so 20,000 do not take
+    n² additions), close to backward()'s."""
+    from engine.core.stepping import EXACT_UP_TO
+
+    x = Value(0.3, label="x")
+    constants = [Value(1.0 + k / n) for k in range(n)]
+    terms = [x * c for c in constants]
+    out = terms[0]
+    adds = []
+    for t in terms[1:]:
+        out = out + t
+        adds.append(out)
+    order = [x, *constants, *terms[::-1], *adds]
+    want = backward_grads(out)
+    stepper = Stepper(out, forward_steps=order)
+    got = stepped_grads(stepper)
+    reference = topological_order(out)
+    x_at = reference.index(x)
+    if n <= EXACT_UP_TO:
+        assert plain_sums(out, order) != want  # the order does reverse the sum
+        assert got == want
+    else:
+        assert got[x_at] == pytest.approx(want[x_at], rel=1e-12)
+        assert got[:x_at] + got[x_at + 1:] == want[:x_at] + want[x_at + 1:]
