@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import types
 from collections import deque
 from collections.abc import Iterable, Mapping
 from types import (
@@ -86,7 +87,8 @@ def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...]
 
 _INDEX, _KEY, _ATTRIBUTE = 0, 1, 2
 _BIG = 10**18  # an int key past this is data (and past 4,300 digits, not even printable)
-_SLOT = type(type.__dict__["__dict__"])  # how a class without its own `__dict__` holds it
+# how a class without a `__dict__` of its own holds it (in C: no user code runs)
+_SLOTS = (types.GetSetDescriptorType, types.MemberDescriptorType)
 
 
 def _plain_dict(t: type) -> bool:
@@ -94,7 +96,7 @@ def _plain_dict(t: type) -> bool:
     defines `__dict__` itself (a property there would run the user's code)."""
     for klass in type.__dict__["__mro__"].__get__(t):
         held = type.__dict__["__dict__"].__get__(klass).get("__dict__")
-        if held is not None and type(held) is not _SLOT:
+        if held is not None and type(held) not in _SLOTS:
             return False
     return True
 

@@ -354,12 +354,18 @@ class GroupItem(QGraphicsPathItem):
         self.set_state("?", "", INK, 1.0, True)
 
     def set_state(self, value: str, grad: str, border: QColor, width: float,
-                  faint: bool) -> None:
-        state = (value, grad, border.rgba(), width, faint)
+                  faint: bool, numbers: bool = True) -> None:
+        """The box's look; without `numbers` (a group of many outputs) `value` is said
+        beside the count instead of a value and a gradient."""
+        state = (value, grad, border.rgba(), width, faint, numbers)
         if state == self._state:
             return
         self._state = state
         self.setPen(pen(border.rgba(), width))
+        if not numbers:
+            self.numbers.setText(f"{self.count}\n{value}")
+            self.numbers.setBrush(FAINT if faint else INK)
+            return
         line = f"{self.count}   value {value}" if value != "?" else f"{self.count}"
         self.numbers.setText(f"{line}\ngrad = {grad or '·'}")
         self.numbers.setBrush(FAINT if faint else INK)

@@ -38,8 +38,9 @@ API (helper D's Graph tab drives it; the session owns the stepper and its positi
     levels.expand(g) -> int, levels.collapse(g) -> int
         the position to seek the stepper to: expanding the group whose step was just
         taken goes to where its first inner step was just taken (Right then steps
-        inside it), except at the end of the pass, which stays done; collapsing a group the position is inside goes to the end of that
-        group's step (its step taken whole); otherwise the position is kept
+        inside it), except at the end of the pass, which stays done; collapsing a
+        group the position is inside goes to the end of that group's step (its step
+        taken whole); otherwise the position is kept
     levels.sent(edge) -> Sent | None          what the backward steps taken so far sent
                                               along a quotient edge: Σ local × upstream
     levels.sent_text(edge) -> str             'Σ 0.1234 (16 paths)', 'Σ 0.1234 (5 of 16

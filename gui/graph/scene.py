@@ -91,6 +91,7 @@ class GraphScene(QGraphicsScene):
         self.levels = None  # ... and its steps at the level drawn (levels.LevelSteps)
         self.group_items: dict[int, GroupItem] = {}  # collapsed group -> its box
         self._group_edges: dict[int, list[int]] = {}  # collapsed group -> edges into it
+        self._exits: dict[int, int] | None = None  # collapsed group -> its outputs, counted
         # an edge into a collapsed group: its consumers' first and last backward step,
         # and the gradient it has sent once both are taken, with how many operands
         self._sends: dict[int, tuple[int, int, float, int]] = {}
@@ -167,6 +168,9 @@ class GraphScene(QGraphicsScene):
                 item = GroupItem(i, group.title, group.members, group.instances,
                                  spec.sizes[k], shown.describe(i))
                 self.group_items[i] = item
+                outputs = self._outputs(i)
+                if outputs > 1:
+                    item.set_state(f"({outputs:,} outputs)", "", INK, 1.0, True, numbers=False)
             elif node_id[0] == "o":
                 item = OpItem(i, spec.symbols[i], spec.sizes[k][0], labels=not large)
                 self.op_items[i] = item
@@ -438,6 +442,18 @@ class GraphScene(QGraphicsScene):
             return range(len(self.nodes))
         return sorted(self._box.keys() | self.op_items.keys())
 
+    def _outputs(self, g: int) -> int:
+        """How many of group g's nodes are used outside it (its outputs): one for a
+        piece with one output, many for a group of parameters; worked out once."""
+        if self._exits is None:
+            parents, exits = self.shown.arrays.parents, {}
+            for source, _, operands in self.shown.quotient.edges:
+                if source < 0:
+                    exits.setdefault(-1 - source, set()).update(
+                        parents[c][k] for c, k in operands)
+            self._exits = {h: len(nodes) for h, nodes in exits.items()}
+        return self._exits.get(g, 1)
+
     def _draw_group(self, g: int, current) -> None:
         """Group g's box and the edges into it, as the stepper has got: its output's
         value once its forward is done, the gradient it sent each parent once its
@@ -457,9 +473,14 @@ class GraphScene(QGraphicsScene):
         node = self.nodes[output]
         border, width = ((CURRENT, 3.0) if is_current else (RECEIVED, 2.5) if received
                          else (INK, 1.0))
-        self.group_items[g].set_state(value_text(node, 4) if revealed else "?",
-                                      short(node.grad) if has_grad else "", border, width,
-                                      faint=not revealed)
+        outputs = self._outputs(g)
+        if outputs > 1:  # no one value is the group's: the box says how many it has
+            self.group_items[g].set_state(f"({outputs:,} outputs)", "", border, width,
+                                          faint=not revealed, numbers=False)
+        else:
+            self.group_items[g].set_state(value_text(node, 4) if revealed else "?",
+                                          short(node.grad) if has_grad else "", border,
+                                          width, faint=not revealed)
         for e in self._group_edges.get(g, ()):
             sent = self._sent(e, done)
             edge = self._edge(e, sent is None and not revealed)
