@@ -69,6 +69,29 @@ def grouped_steps(output, nodes: list, answer: dict, role_of) -> Generator[None,
                    grouping, set(expanded))
 
 
+def grouping_worker(parent, packed: dict, budget: int) -> ProcessWorker:
+    """The child that groups a graph `pack_arrays_steps` packed (not started yet)."""
+    return ProcessWorker(group_pieces, one_by_one=True, interval_ms=POLL_MS,
+                         read_budget_s=READ_BUDGET_S, parent=parent, budget=budget, **packed)
+
+
+def grouping_answer(worker: ProcessWorker, records: deque, text=None) -> Generator:
+    """The grouping child's records by name, as they come into `records` (yielding
+    `text` after each, WAIT while none is there); None if the child ended without
+    sending them all."""
+    answer = {}
+    while len(answer) < len(GROUPING_RECORDS):
+        if records:
+            record = records.popleft()
+            answer[record[0]] = record[1:]
+            yield text
+        elif worker.done:
+            return None
+        else:
+            yield WAIT
+    return answer
+
+
 class GroupingFailed(RuntimeError):
     """The grouping's child ended without an answer."""
 
@@ -132,24 +155,14 @@ class GroupingJob(QObject):
             nodes = stepper.forward_steps
             packed = yield from pack_arrays_steps(nodes, roles)
             records = self._records = deque()
-            worker = self._worker = ProcessWorker(group_pieces, one_by_one=True,
-                                                  interval_ms=POLL_MS,
-                                                  read_budget_s=READ_BUDGET_S, parent=self,
-                                                  budget=budget, **packed)
+            worker = self._worker = grouping_worker(self, packed, budget)
             worker.yielded.connect(self._on_record)
             worker.finished.connect(self._on_ended)
             worker.start()
-            answer = {}
-            while len(answer) < len(GROUPING_RECORDS):
-                if records:
-                    record = records.popleft()
-                    answer[record[0]] = record[1:]
-                    yield None
-                elif worker.done:
-                    raise GroupingFailed(worker.job.error
-                                         or "the grouping process ended without an answer")
-                else:
-                    yield WAIT
+            answer = yield from grouping_answer(worker, records)
+            if answer is None:
+                raise GroupingFailed(worker.job.error
+                                     or "the grouping process ended without an answer")
             # it ends by itself (ending it would wait for that), but not past a deadline
             deadline = time.monotonic() + END_WAIT_S
             QTimer.singleShot(int(END_WAIT_S * 1000) + 10, self._on_ended)  # to look again

@@ -18,8 +18,8 @@ from engine import ExpressionError, Program
 from engine.core.engines import Engine
 from engine.core.stepping import Stepper
 from engine.language.program import Instruction, values_in_slices
-from gui.jobs.group_child import GROUP_FROM, GROUPING_RECORDS, group_pieces, pack_arrays_steps
-from gui.jobs.grouping_job import Grouped, grouped_steps
+from gui.jobs.group_child import GROUP_FROM, pack_arrays_steps
+from gui.jobs.grouping_job import Grouped, grouped_steps, grouping_answer, grouping_worker
 from gui.jobs.parse_child import parse_pieces
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
@@ -123,25 +123,15 @@ class ProgramBuild(QObject):
         roles = {v: _role(v, inputs) for v in forward_steps}
         roles[program.output] = "output"
         packed = yield from pack_arrays_steps(forward_steps, roles)
-        worker = self._worker = ProcessWorker(group_pieces, one_by_one=True,
-                                              interval_ms=POLL_MS,
-                                              read_budget_s=READ_BUDGET_S, parent=self,
-                                              budget=budget, **packed)
+        worker = self._worker = grouping_worker(self, packed, budget)
         worker.yielded.connect(self._on_record)
         worker.finished.connect(self._on_parser_finished)
         worker.start()
-        answer, records = {}, self._records
-        while len(answer) < len(GROUPING_RECORDS):
-            if records:
-                record = records.popleft()
-                answer[record[0]] = record[1:]
-                yield f"Grouping {len(forward_steps):,} nodes…"
-            elif worker.done:
-                break  # not grouped: the window draws it as it can
-            else:
-                yield WAIT
+        # if the child fails, the graph is drawn as the window can
+        answer = yield from grouping_answer(worker, self._records,
+                                            f"Grouping {len(forward_steps):,} nodes…")
         reference = None
-        if len(answer) == len(GROUPING_RECORDS):
+        if answer is not None:
             self.grouped = yield from grouped_steps(program.output, forward_steps, answer,
                                                     roles.__getitem__)
             self.grouped.reference = reference = forward_steps
