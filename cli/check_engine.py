@@ -16,6 +16,7 @@ from engine.checks.engine_check import (
     EngineLoadError,
     finish_report,
 )
+from engine.numbers import number
 
 EXIT_FAILED = 1
 
@@ -51,18 +52,40 @@ def public(report: dict) -> dict:
     return _finite({**report, "checks": checks})
 
 
+def _numbers(result: dict | None, expected: dict) -> str:
+    """`out = 0.462117, d out/dx = 0.786448`: a case's value and gradients, in the order
+    of the expected ones; a number the engine did not give (None, missing) is `none`."""
+    result = result or {}
+    grads = result.get("grads") or {}
+
+    def shown(x) -> str:
+        return number(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else "none"
+
+    parts = [f"out = {shown(result.get('value'))}"]
+    parts += [f"d out/d{name} = {shown(grads.get(name))}" for name in expected.get("grads", {})]
+    if "root_grad" in result and result["root_grad"] != 1.0:
+        parts.append(f"d out/d out = {shown(result['root_grad'])}")
+    return ", ".join(parts)
+
+
 def format_check_report(report: dict) -> str:
+    """The text report: one line per check; under a wrong one its case and the numbers
+    expected and received (what --json and the window give)."""
     width = max(len(name) for name in CHECKS)
+    indent = " " * (width + 4)
     lines = [f"{report['engine']}: class {report['class']}"]
     for name, record in report["checks"].items():
         status = record["status"]
         line = f"  {name.ljust(width)}  {status}"
         if status != "ok":
             line += f"  {record.get('sentence', '')}"
-            if record.get("case") and status == "wrong" \
-                    and record["case"] not in record.get("sentence", ""):
-                line += f"\n  {''.ljust(width)}           (case: {record['case']})"
         lines.append(line)
+        if status == "wrong" and record.get("case"):
+            lines.append(f"{indent}case:     {record['case']}")
+        expected = record.get("expected")
+        if status == "wrong" and isinstance(expected, dict):
+            lines.append(f"{indent}expected: {_numbers(expected, expected)}")
+            lines.append(f"{indent}received: {_numbers(record.get('received'), expected)}")
     s = report["summary"]
     lines.append(f"{s['ok']} ok, {s['wrong']} wrong, {s['missing']} missing, "
                  f"{s['error']} error, {s['timeout']} timeout")

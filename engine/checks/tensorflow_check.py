@@ -23,7 +23,12 @@ class TensorFlowUnavailable(RuntimeError):
 
 def load():
     """Import TensorFlow (quietly) and return the module; TensorFlowUnavailable if it fails."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    # its C++ start-up notices (absl's "All log messages before absl::InitializeLog()",
+    # oneDNN's "custom operations are on") would reach standard error, twice: the app's
+    # own words are the only ones there. oneDNN's fused float32 kernels are not what a
+    # float64 scalar program runs.
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
     try:
         import tensorflow as tf
     except Exception as e:  # ImportError, or a broken install raising anything else

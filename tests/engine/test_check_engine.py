@@ -318,6 +318,25 @@ def test_the_command_prints_the_contract_json_and_exits_1(tmp_path):
     assert report["summary"]["wrong"] == 1 and report["summary"]["ok"] == 23
 
 
+def test_the_text_report_gives_each_wrong_checks_case_and_numbers(tmp_path):
+    import math
+
+    path = tmp_path / "engine.py"
+    path.write_text(broken(CLOSURES, "(1 - t * t) * out.grad  # tanh", "(1 - t) * out.grad"))
+    done = cli(str(path))
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split()[:2] == ["tanh", "wrong"])
+    assert lines[at].endswith("1 - t instead of 1 - t² (t = tanh(x))")
+    t = math.tanh(0.5)
+    assert [line.strip() for line in lines[at + 1:at + 4]] == [
+        "case:     tanh(x) at x = 0.5",
+        f"expected: out = {t:.6f}, d out/dx = {1 - t * t:.6f}",
+        f"received: out = {t:.6f}, d out/dx = {1 - t:.6f}",
+    ]
+    assert lines[at + 4].split()[:2] == ["relu", "ok"]  # nothing under a check that passed
+
+
 def test_the_command_exits_0_when_only_methods_are_missing():
     done = cli(micrograd.engine.__file__.replace("engine.py", "nn.py"), "--class", "Neuron")
     assert done.returncode == 2  # not a value class: it has no backward()

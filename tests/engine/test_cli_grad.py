@@ -98,6 +98,15 @@ def test_tensorflow_agrees_on_the_neuron():
     assert [inputs[n]["tf"] for n in ("w1", "w2", "b")] == [-2.0, -4.0, -2.0]
 
 
+def test_tensorflow_says_nothing_on_standard_error():
+    # its C++ start-up notices (absl, oneDNN) are silenced: only the app's words go there
+    pytest.importorskip("tensorflow")
+    result = run("grad", str(NEURON_FILE), "--tf")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == b""
+    assert result.stdout.decode().splitlines()[2].split() == ["w1", "0.5", "-2", "-2"]
+
+
 def test_missing_tensorflow_exits_3_with_install_hint():
     code = ("import sys; sys.modules['tensorflow'] = None\n"
             "import main; sys.exit(main.main(['grad', 'assets/presets/01-neuron.expr', '--tf']))")
