@@ -23,6 +23,7 @@ from engine.lesson.nn import (
     Epoch,
     learning_rate,
     not_learned,
+    output_activation,
     predictions,
     train_xor,
 )
@@ -44,7 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "lesson's run)")
     parser.add_argument("--hidden", type=int, default=2, choices=range(1, 9),
                         metavar="{1..8}", help="hidden units (default 2)")
-    parser.add_argument("--activation", choices=ACTIVATIONS, default=DEFAULT_ACTIVATION)
+    parser.add_argument("--activation", choices=ACTIVATIONS, default=DEFAULT_ACTIVATION,
+                        help=f"the hidden units' activation (default {DEFAULT_ACTIVATION}); "
+                             "the output unit uses the same, except under relu, where it is "
+                             "a sigmoid")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -127,7 +131,10 @@ def summarize(records: Iterable[Epoch], hidden: int, activation: str) -> tuple[S
 
 def format_training_report(summary: Summary, tail: dict, args: argparse.Namespace,
                            lr: float) -> str:
-    lines = [f"A 2-{args.hidden}-1 {args.activation} network learning XOR: {args.epochs:,} "
+    out = output_activation(args.activation)
+    kind = (args.activation if out == args.activation
+            else f"({args.activation} hidden units, {out} output)")
+    lines = [f"A 2-{args.hidden}-1 {kind} network learning XOR: {args.epochs:,} "
              f"epochs, learning rate {lr:g}, seed {args.seed}"
              + (" (the lesson's start)" if args.seed == 0 and args.hidden == 2 else ""), "",
              "Epoch   Loss (sum over the 4 rows)"]
@@ -147,7 +154,8 @@ def format_training_report(summary: Summary, tail: dict, args: argparse.Namespac
     if "stopped" in tail:
         lines.append(f"Training stopped at epoch {tail['stopped']['epoch']}: "
                      f"{tail['stopped']['reason']} (is the learning rate too large?).")
-    elif warning := not_learned(summary.last.parameters, args.hidden, args.activation):
+    elif warning := not_learned(summary.last.parameters, args.hidden, args.activation,
+                                summary.history.rises, last, lr):
         lines.append(warning)
     return "\n".join(lines)
 

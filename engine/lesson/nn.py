@@ -92,6 +92,21 @@ class Neuron:
         return f"Neuron({len(self.w)} inputs, {self.activation})"
 
 
+def output_activation(activation: str) -> str:
+    """The output unit's activation in a network whose hidden units use `activation`:
+    the same, except under relu hidden units, where it is a sigmoid. A relu output that
+    goes negative on every row is off for good (it passes no gradient back), and a linear
+    one at the lesson's learning rate diverges on most seeds; a sigmoid always answers in
+    (0, 1) and always passes some gradient."""
+    return ops.SIGMOID.name if activation == ops.RELU.name else activation
+
+
+def layer_activations(sizes: Sequence[int], activation: str) -> list[str]:
+    """Each layer's activation: `activation` for the hidden layers, then the output's."""
+    layers = len(sizes) - 1
+    return [activation] * (layers - 1) + [output_activation(activation)]
+
+
 class Layer:
     def __init__(self, n_in: int, n_out: int, activation: str, values: Iterator[float]):
         self.neurons = [Neuron(n_in, activation, values) for _ in range(n_out)]
@@ -107,8 +122,9 @@ class Layer:
 
 
 class MLP:
-    """Layers of sizes `sizes` (inputs first); every layer uses `activation`; the
-    parameters start as `initial_parameters(sizes, seed)`."""
+    """Layers of sizes `sizes` (inputs first); the hidden layers use `activation`, the
+    output layer `output_activation(activation)` (tanh and sigmoid: the same; relu: a
+    sigmoid); the parameters start as `initial_parameters(sizes, seed)`."""
 
     def __init__(self, sizes: Sequence[int], activation: str = DEFAULT_ACTIVATION, seed: int = 0):
         if activation not in ACTIVATIONS:
@@ -117,7 +133,8 @@ class MLP:
         self.activation = activation
         values = iter(initial_parameters(self.sizes, seed))
         with collector_paused():
-            self.layers = [Layer(a, b, activation, values) for a, b in zip(sizes, sizes[1:])]
+            self.layers = [Layer(a, b, f, values) for a, b, f in
+                           zip(sizes, sizes[1:], layer_activations(self.sizes, activation))]
 
     def __call__(self, x: Sequence) -> Value:
         with collector_paused():  # a wide network's pass makes millions of nodes
@@ -133,7 +150,11 @@ class MLP:
             p.grad = 0.0
 
     def __repr__(self) -> str:
-        return f"MLP({'-'.join(map(str, self.sizes))}, {self.activation})"
+        shape = "-".join(map(str, self.sizes))
+        out = output_activation(self.activation)
+        if out == self.activation:
+            return f"MLP({shape}, {self.activation})"
+        return f"MLP({shape}, {self.activation} hidden, {out} output)"
 
 
 @dataclass(frozen=True)
@@ -228,9 +249,10 @@ def forward_numpy(parameters: Sequence[float], hidden: int, activation: str,
                   points: np.ndarray) -> np.ndarray:
     """The network's output at each row of `points` (shape (n, 2)), with numpy."""
     a = np.asarray(points, dtype=float)
+    functions = layer_activations((2, hidden, 1), activation)
     with np.errstate(over="ignore", invalid="ignore"):
-        for w, b in unpack(parameters, hidden):
-            a = _activate(a @ w.T + b, activation)
+        for (w, b), function in zip(unpack(parameters, hidden), functions):
+            a = _activate(a @ w.T + b, function)
     return a[:, 0]
 
 
@@ -252,9 +274,42 @@ def predictions(parameters: Sequence[float], hidden: int,
     return [(x, float(o), t) for (x, t), o in zip(XOR, out)]
 
 
-def not_learned(parameters: Sequence[float], hidden: int, activation: str) -> str:
-    """'' when all four XOR rows are on the right side of 0.5; otherwise one sentence
-    saying what went wrong, for a run that ended without learning."""
+def _final_gradient(parameters: Sequence[float], hidden: int, activation: str) -> float:
+    """The length of the loss's gradient at `parameters` (how steep the run ended)."""
+    model = MLP((2, hidden, 1), activation)
+    params = model.parameters()
+    for p, v in zip(params, parameters):
+        p.data = v
+    try:
+        xor_loss(model).backward()
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return math.inf
+    return math.sqrt(sum(p.grad * p.grad for p in params))
+
+
+def dead_units(parameters: Sequence[float], hidden: int) -> int:
+    """How many relu hidden units are off (pre-activation ≤ 0) on all four XOR rows: such
+    a unit passes no gradient back, so no update can bring it back."""
+    (w, b), _ = unpack(parameters, hidden)
+    points = np.array([x for x, _ in XOR])
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = points @ w.T + b
+    return int(np.sum(np.all(~(z > 0), axis=0)))
+
+
+FLAT = 1e-3        # a gradient shorter than this, with the loss above STUCK: a plateau
+STUCK = 0.05
+SATURATED = 5.0    # a weight this large puts tanh and sigmoid where they are flat
+RISING = 0.05      # the loss rose on more than this share of the transitions: η too large
+
+
+def not_learned(parameters: Sequence[float], hidden: int, activation: str,
+                rises: int = 0, epochs: int = 0, lr: float | None = None) -> str:
+    """'' when all four XOR rows are on the right side of 0.5; otherwise what went wrong
+    and why, from the run's own numbers, for a run that ended without learning: one
+    hidden unit (one straight line cannot separate XOR), dead relu units (how many), a
+    plateau (the gradient at the end is almost 0), a learning rate too large (the loss
+    rose on many of the `epochs` transitions: `rises`)."""
     rows = predictions(parameters, hidden, activation)
     wrong = sum(not (math.isfinite(p) and (p > 0.5) == (t > 0.5)) for _, p, t in rows)
     if not wrong:
@@ -263,10 +318,34 @@ def not_learned(parameters: Sequence[float], hidden: int, activation: str) -> st
     text = f"XOR is not learned: {wrong} of 4 predictions are on the wrong side of 0.5"
     if all(math.isfinite(p) for p in outputs) and max(outputs) - min(outputs) < 1e-6:
         text += f"; the network answers {outputs[0]:.4f} whatever the input"
-        if activation == ops.RELU.name and max(abs(p) for p in outputs) == 0.0:
-            text += (" (its relu output is off for every row, and an off relu passes no "
-                     "gradient back, so training cannot revive it)")
-    return text + ". Try another seed, a smaller learning rate or more epochs."
+    return text + ". " + _why(parameters, hidden, activation, rises, epochs, lr)
+
+
+def _why(parameters, hidden: int, activation: str, rises: int, epochs: int, lr) -> str:
+    rate = f" (η = {lr:g})" if lr is not None else ""
+    if hidden == 1:
+        return ("One hidden unit draws one straight line through the plane, and no "
+                "straight line separates XOR's 1s from its 0s: it needs two.")
+    if activation == ops.RELU.name and (dead := dead_units(parameters, hidden)):
+        who = f"All {hidden}" if dead == hidden else f"{dead} of {hidden}"
+        return (f"{who} hidden relu units are dead: off on all four rows, they pass no "
+                "gradient back, so training cannot revive them. Try another seed, a smaller "
+                "learning rate or more hidden units.")
+    if epochs > 1 and rises > RISING * (epochs - 1):
+        return (f"The loss rose on {rises:,} of {epochs - 1:,} transitions: the learning "
+                f"rate{rate} is too large for the steps to settle. Try a smaller one.")
+    steep = _final_gradient(parameters, hidden, activation)
+    loss = sum((p - t) ** 2 for _, p, t in predictions(parameters, hidden, activation))
+    if steep < FLAT and loss > STUCK:
+        largest = max(abs(p) for p in parameters)
+        if largest > SATURATED:
+            return (f"The gradient at the end is almost 0 ({steep:.1e}): the weights grew "
+                    f"to {largest:.3g}, where {activation} is flat, so the units are "
+                    f"saturated; the learning rate{rate} was too large. Try a smaller one.")
+        return (f"The gradient at the end is almost 0 ({steep:.1e}) while the loss is still "
+                f"{loss:.3f}: the run is stuck on a plateau. Try another seed.")
+    return (f"The run ended with the loss at {loss:.3f} and its gradient at {steep:.1e}: "
+            "more epochs may get there, or another seed.")
 
 
 def rises(losses: Sequence[float]) -> tuple[int, float]:

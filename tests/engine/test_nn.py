@@ -15,9 +15,12 @@ from engine.lesson.nn import (
     decision_surface,
     forward_numpy,
     initial_parameters,
+    not_learned,
+    output_activation,
     predictions,
     rises,
     train_xor,
+    unpack,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +88,8 @@ def test_resuming_from_parameters_continues_the_same_run(default_run):
 
 
 def test_divergence_stops_with_the_epoch():
-    run = list(train_xor(epochs=50, lr=1e200, seed=0, activation="relu"))
+    # five relu units of weights near 1e200 send ±inf to the output unit: inf - inf
+    run = list(train_xor(epochs=50, lr=1e200, seed=0, hidden=5, activation="relu"))
     assert run[-1].diverged and run[-1].epoch == 2
     assert not math.isfinite(run[-1].loss)
     assert not any(r.diverged for r in run[:-1])
@@ -106,18 +110,67 @@ def test_numpy_forward_matches_the_value_network():
 
 
 # relu(x1) + relu(-x2): hidden unit 1 = relu(1*x1 + 0*x2 + 0), unit 2 = relu(0*x1 - x2 + 0),
-# output = relu(h1 + h2 + 0); the order is MLP.parameters()'s, (w, w, b) per neuron
+# output = sigmoid(h1 + h2 + 0) (under relu hidden units the output is a sigmoid); the
+# order is MLP.parameters()'s, (w, w, b) per neuron
 HAND_RELU = [1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 1.0, 0.0]
 
 
 def test_numpy_relu_is_zero_below_zero():
     points = np.array([[0.5, -0.25], [-0.25, 0.5], [-1.0, -2.0], [2.0, 3.0]])
-    assert forward_numpy(HAND_RELU, 2, "relu", points).tolist() == [0.75, 0.0, 2.0, 2.0]
+    sums = np.array([0.75, 0.0, 2.0, 2.0])  # h1 + h2: each relu is 0 below 0
+    assert forward_numpy(HAND_RELU, 2, "relu", points).tolist() == pytest.approx(
+        (1 / (1 + np.exp(-sums))).tolist(), abs=1e-15)
 
 
 def test_decision_surface_rows_are_x2_and_columns_x1():
     surface = decision_surface(HAND_RELU, 2, "relu", resolution=3)  # axis -0.25, 0.5, 1.25
-    assert surface.tolist() == [[0.25, 0.75, 1.5], [0.0, 0.5, 1.25], [0.0, 0.5, 1.25]]
+    sums = np.array([[0.25, 0.75, 1.5], [0.0, 0.5, 1.25], [0.0, 0.5, 1.25]])
+    assert np.allclose(surface, 1 / (1 + np.exp(-sums)), rtol=0, atol=1e-15)
+
+
+def test_relu_hidden_units_get_a_sigmoid_output_unit():
+    assert [output_activation(a) for a in ("tanh", "relu", "sigmoid")] == \
+        ["tanh", "sigmoid", "sigmoid"]
+    model = MLP((2, 3, 1), "relu", seed=2)
+    assert [n.activation for layer in model.layers for n in layer.neurons] == \
+        ["relu", "relu", "relu", "sigmoid"]
+    assert repr(model) == "MLP(2-3-1, relu hidden, sigmoid output)"
+    assert 0 < model((5.0, -7.0)).data < 1
+
+
+def test_relu_with_eight_hidden_units_learns_xor_on_most_seeds():
+    # with a relu output unit this was 0 of 20: it died, or diverged as a linear one
+    learned = 0
+    for seed in range(1, 21):
+        *_, last = train_xor(seed=seed, hidden=8, activation="relu")
+        learned += all((p > 0.5) == (t > 0.5) for _, p, t in predictions(last.parameters, 8,
+                                                                           "relu"))
+    assert learned >= 16
+
+
+def test_a_run_that_does_not_learn_says_why_from_its_own_numbers():
+    def why(**config):
+        run = list(train_xor(**config))
+        losses = [r.loss for r in run]
+        return not_learned(run[-1].parameters, config.get("hidden", 2),
+                           config.get("activation", "tanh"), rises(losses)[0], len(run),
+                           config.get("lr", 0.1))
+
+    assert "One hidden unit draws one straight line" in why(hidden=1)
+    # seed 3's second relu unit is off on all four rows by the end
+    dead = why(seed=3, activation="relu")
+    assert "1 of 2 hidden relu units are dead" in dead
+    (w, b), _ = unpack(train_xor_last(seed=3, activation="relu"), 2)
+    z = np.array([x for x, _ in XOR]) @ w.T + b
+    assert int(np.sum(np.all(z <= 0, axis=0))) == 1
+    saturated = why(lr=10.0, seed=1)
+    assert "the units are saturated; the learning rate (η = 10) was too large" in saturated
+    assert why() == ""  # the lesson's run learns
+
+
+def train_xor_last(**config):
+    *_, last = train_xor(**config)
+    return last.parameters
 
 
 def test_rises_counts_transitions():
@@ -149,7 +202,8 @@ def test_train_table_and_divergence_message():
     lines = result.stdout.splitlines()
     assert "Epoch   Loss (sum over the 4 rows)" in lines
     assert [line.split()[0] for line in lines[3:7]] == ["1", "100", "500", "1000"]
-    diverged = run_train("--lr", "1e200", "--activation", "relu", "--seed", "0", "--json")
+    diverged = run_train("--lr", "1e200", "--activation", "relu", "--hidden", "5", "--seed", "0",
+                         "--json")
     assert diverged.returncode == 1
     report = json.loads(diverged.stdout)
     assert report["stopped"]["epoch"] == 2

@@ -71,9 +71,10 @@ def test_divergence_stops_with_a_message_and_plots_keep_working(window, qtbot):
     tab = open_xor(window, qtbot)
     tab.activation.setCurrentText("relu")
     tab.seed.setValue(0)
+    tab.hidden.setValue(5)
     tab.lr.setValue(1e200)
     assert tab.lr.text() == "1e+200"
-    run = list(train_xor(epochs=100, lr=tab.lr.value(), seed=0, activation="relu"))
+    run = list(train_xor(epochs=100, lr=tab.lr.value(), seed=0, hidden=5, activation="relu"))
     assert run[-1].diverged  # the setting really diverges
     tab.buttons["start"].click()
     qtbot.waitUntil(lambda: not tab.running, timeout=30_000)
