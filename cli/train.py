@@ -155,7 +155,7 @@ def format_training_report(summary: Summary, tail: dict, args: argparse.Namespac
         lines.append(f"Training stopped at epoch {tail['stopped']['epoch']}: "
                      f"{tail['stopped']['reason']} (is the learning rate too large?).")
     elif warning := not_learned(summary.last.parameters, args.hidden, args.activation,
-                                summary.history.rises, last, lr):
+                                summary.history, lr):
         lines.append(warning)
     return "\n".join(lines)
 

@@ -304,12 +304,13 @@ RISING = 0.05      # the loss rose on more than this share of the transitions: Î
 
 
 def not_learned(parameters: Sequence[float], hidden: int, activation: str,
-                rises: int = 0, epochs: int = 0, lr: float | None = None) -> str:
+                history=None, lr: float | None = None) -> str:
     """'' when all four XOR rows are on the right side of 0.5; otherwise what went wrong
     and why, from the run's own numbers, for a run that ended without learning: one
     hidden unit (one straight line cannot separate XOR), dead relu units (how many), a
     plateau (the gradient at the end is almost 0), a learning rate too large (the loss
-    rose on many of the `epochs` transitions: `rises`)."""
+    rose on many of the run's transitions: `history`, a LossHistory of the run, counts
+    them)."""
     rows = predictions(parameters, hidden, activation)
     wrong = sum(not (math.isfinite(p) and (p > 0.5) == (t > 0.5)) for _, p, t in rows)
     if not wrong:
@@ -318,6 +319,7 @@ def not_learned(parameters: Sequence[float], hidden: int, activation: str,
     text = f"XOR is not learned: {wrong} of 4 predictions are on the wrong side of 0.5"
     if all(math.isfinite(p) for p in outputs) and max(outputs) - min(outputs) < 1e-6:
         text += f"; the network answers {outputs[0]:.4f} whatever the input"
+    rises, epochs = (history.rises, history.epochs) if history is not None else (0, 0)
     return text + ". " + _why(parameters, hidden, activation, rises, epochs, lr)
 
 

@@ -333,9 +333,8 @@ class XorTab(QWidget):
         elif self._pausing:
             text = f"Paused at epoch {self.epoch:,}."
         else:
-            _, _, hidden, activation = self._config()
-            self.warning = not_learned(self.parameters, hidden, activation,
-                                       self.history.rises, self.epoch, self.lr.value())
+            lr, _, hidden, activation = self._config()
+            self.warning = not_learned(self.parameters, hidden, activation, self.history, lr)
             # the status bar gets the verdict; the why is under the counters
             verdict = self.warning.split(";")[0].split(". ")[0].rstrip(".")
             text = f"Training finished at epoch {self.epoch:,}" + (

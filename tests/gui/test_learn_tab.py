@@ -283,19 +283,60 @@ def test_the_quiz_gives_immediate_feedback(window, qtbot):
     quiz = tab.quiz
     assert len(quiz.groups) == 5
     assert all(len(q.options) == 4 for q in QUESTIONS)
-    wrong = (QUESTIONS[0].right + 1) % 4
-    qtbot.mouseClick(quiz.radio(0, wrong), Qt.MouseButton.LeftButton)
-    assert quiz.feedback[0].verdict == "wrong"
-    assert quiz.feedback[0].plain.startswith("Not quite: the answer is C.")
-    assert "0 of 5 right" in quiz.score.text()
+    assert all(not note.plain for note in quiz.feedback)  # no reason before an answer
     for q, question in enumerate(QUESTIONS):
         quiz.radio(q, question.right).click()
         assert quiz.feedback[q].verdict == "right"
-        assert question.explanation in quiz.feedback[q].plain
-    assert "5 of 5 right" in quiz.score.text()
+        assert quiz.feedback[q].plain == f"Right. {question.explanation}"
+        assert not any(b.isEnabled() for b in quiz.groups[q].buttons())  # answered
+    assert "5 of 5 right at the first answer" in quiz.score.text()
     assert tab.sections.item(len(SECTIONS) - 1).text() == "12. Recap and quiz  ✓"
     # the right answers are not all in one place
     assert len({q.right for q in QUESTIONS}) >= 3
+
+
+def test_the_first_answer_counts_and_try_again_does_not_change_the_score(window, qtbot):
+    tab = open_learn(window, qtbot, "quiz")
+    quiz = tab.quiz
+    right = QUESTIONS[0].right
+    wrong = (right + 1) % 4
+    qtbot.mouseClick(quiz.radio(0, wrong), Qt.MouseButton.LeftButton)
+    assert quiz.feedback[0].verdict == "wrong"
+    assert QUESTIONS[0].explanation not in quiz.feedback[0].plain  # not given away
+    assert "0 of 5 right" in quiz.score.text() and "(1 answered)" in quiz.score.text()
+    quiz.radio(0, right).click()  # a second click on an answered question does nothing
+    assert quiz.answers[0] == wrong and "0 of 5 right" in quiz.score.text()
+    assert quiz.try_again[0].isVisibleTo(quiz) and quiz.show_answer[0].isVisibleTo(quiz)
+    quiz.try_again[0].click()
+    assert quiz.radio(0, right).isEnabled() and not quiz.radio(0, wrong).isChecked()
+    quiz.radio(0, right).click()
+    assert quiz.feedback[0].verdict == "right"
+    assert quiz.feedback[0].plain.startswith(
+        f"Right this time (your first answer, {quiz.letter(0, wrong)}, is the one that counts)")
+    assert quiz.answers[0] == wrong and "0 of 5 right" in quiz.score.text()
+    assert tab.progress.answers == {0: wrong}
+    assert not quiz.try_again[0].isVisibleTo(quiz)
+    # another question: wrong, then Show the answer gives the letter it is shown under
+    other = (QUESTIONS[1].right + 2) % 4
+    quiz.radio(1, other).click()
+    quiz.show_answer[1].click()
+    letter = quiz.letter(1, QUESTIONS[1].right)
+    assert quiz.feedback[1].plain == f"The answer is {letter}. {QUESTIONS[1].explanation}"
+    assert not any(b.isEnabled() for b in quiz.groups[1].buttons())
+
+
+def test_the_options_are_alike_in_length_and_shuffled_per_learner():
+    from gui.tabs.learn.progress import option_order
+
+    for question in QUESTIONS:
+        lengths = [len(o) for o in question.options]
+        assert lengths[question.right] < max(lengths)  # the longest is never the answer
+        assert max(lengths) <= 1.5 * min(lengths)
+    assert option_order(7, 2) == option_order(7, 2)  # stable for one learner
+    orders = {tuple(option_order(seed, q)) for seed in range(1, 30) for q in range(5)}
+    assert len(orders) > 10 and all(sorted(o) == [0, 1, 2, 3] for o in orders)
+    places = {option_order(seed, 0).index(QUESTIONS[0].right) for seed in range(1, 30)}
+    assert places == {0, 1, 2, 3}  # the answer is not always under the same letter
 
 
 def settings():
@@ -472,7 +513,7 @@ def test_the_lessons_texts_and_quiz_write_zero_as_0(qtbot):
         [o for q in QUESTIONS for o in q.options] + [q.explanation for q in QUESTIONS]
     assert not [t for t in texts if "e+00" in t]
     assert "(difference 0)" in next(s.body for s in SECTIONS if s.key == "tensorflow")
-    assert "so the checks agree to 0 rather than about 1e-7." in QUESTIONS[4].options[0]
+    assert "so the checks agree to 0 rather than about 1e-7." in QUESTIONS[4].explanation
     labels = [w.text() for w in tab.findChildren(QLabel)]
     assert not [t for t in labels if "e+00" in t]
 

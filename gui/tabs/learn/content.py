@@ -183,61 +183,64 @@ class Question:
     explanation: str
 
 
+# The options of a question are of about the same length and carry no reasons: the
+# reason is the explanation, shown once the learner has answered. The quiz shows them in
+# an order of its own per learner (gui/tabs/learn/quiz.py); `right` indexes this tuple.
 QUESTIONS = (
     Question(
         "Why must a backward rule add to a gradient (+=) rather than assign it (=)?",
-        ("Because assigning a float is slower than adding one in Python.",
-         "Because += is what sets the output's gradient to 1 before the pass starts.",
-         "Because a value used more than once receives one contribution per path, and "
-         "they must be summed: a + a gives 2 with += and 1 with =.",
-         "Because = would make the topological sort visit some nodes twice."),
+        ("Assigning a float is far slower than adding one to it in Python.",
+         "+= is what sets the output's gradient to 1 before the pass.",
+         "A value used twice gets one contribution per use, to be summed.",
+         "= would make the topological sort visit some nodes twice."),
         2,
         "Every use of a value is a separate path to the output, and the chain rule sums "
-        "over paths. The summing is deliberate, which is also why frameworks make you "
-        "clear gradients between training steps."),
+        "over paths: a + a gives 2 with += and 1 with =. The summing is deliberate, which "
+        "is also why frameworks make you clear gradients between training steps."),
     Question(
         "What does the topological sort in backward() guarantee?",
         ("That the forward pass computes every value exactly once.",
-         "That every node has received the gradients of all the nodes that use it before "
-         "it passes its own gradient to its operands.",
-         "That the graph has no cycles.",
+         "That a node has every user's gradient before it passes its own.",
+         "That the graph it is given has no cycles, so the pass ends.",
          "That the gradients come out in the order the inputs were declared."),
         1,
-        "Without that order a node can hand on a partial sum. The result looks reasonable "
-        "and is wrong, the hardest kind of bug to notice."),
+        "Every node must have received the gradients of all the nodes that use it before "
+        "it passes its own to its operands. Without that order a node can hand on a "
+        "partial sum. The result looks reasonable and is wrong, the hardest kind of bug "
+        "to notice."),
     Question(
         "A model has 1,000,000 parameters and one scalar loss. How many passes does "
         "reverse-mode autodiff need to get all the gradients?",
-        ("1,000,000: one per parameter.",
-         "One per layer of the network.",
-         "One backward pass: reverse mode costs one pass per output, and there is "
-         "one loss.",
-         "About 1,000: the square root of the number of parameters."),
+        ("1,000,000: one pass for each of the parameters.",
+         "One pass for each layer of the network, forward and back.",
+         "One backward pass, since there is just one loss.",
+         "About 1,000: the square root of the parameter count."),
         2,
-        "Forward mode is the one that needs a pass per input, a million here. Many "
-        "parameters and one loss is exactly the shape reverse mode is cheap for."),
+        "Reverse mode costs one pass per output, and there is one loss. Forward mode is "
+        "the one that needs a pass per input, a million here. Many parameters and one "
+        "loss is exactly the shape reverse mode is cheap for."),
     Question(
         "In the worked neuron, dL/dw2 was −4 while dL/dw1 was −2. Why?",
         ("Because w2 started negative (−0.3) and w1 positive (0.5).",
-         "Because w2 is further from its best value than w1.",
+         "Because w2 is further from its best value than w1 is.",
          "Because tanh is steeper along w2's path than along w1's.",
-         "Because a weight's gradient is dL/dz times its input, and x2 = 2 is twice "
-         "x1 = 1."),
+         "Because w2 multiplies x2 = 2 and w1 multiplies x1 = 1."),
         3,
-        "The input multiplies the gradient directly. Inputs on very different scales get "
+        "A weight's gradient is dL/dz times its input, and x2 = 2 is twice x1 = 1. The "
+        "input multiplies the gradient directly. Inputs on very different scales get "
         "very different gradients, so one learning rate cannot suit them all: the case "
         "for feature scaling."),
     Question(
         "How does autodiff differ from numerical differentiation with a small step h?",
-        ("It has no step at all: each local derivative is the exact rule evaluated at a "
-         "point, so the checks agree to 0 rather than about 1e-7.",
-         "It uses a far smaller step, so its error is 1e-16 instead of 1e-7.",
-         "It averages a forward and a backward difference, which cancels the error.",
-         "It differentiates the program's text symbolically and simplifies the result."),
+        ("It takes no step: it evaluates each exact local rule at a point.",
+         "It takes a far smaller step, so its error is 1e-16, not 1e-7.",
+         "It averages a forward and a backward difference to cancel error.",
+         "It differentiates the program's text symbolically, then simplifies."),
         0,
-        "A finite difference must trade truncation error against round-off and needs one "
-        "evaluation per input. Autodiff has neither problem, so finite differences serve "
-        "only as an independent check of it."),
+        "Each local derivative is the exact rule evaluated at a point, so the checks "
+        "agree to 0 rather than about 1e-7. A finite difference must trade truncation "
+        "error against round-off and needs one evaluation per input. Autodiff has "
+        "neither problem, so finite differences serve only as an independent check of it."),
 )
 
 EXERCISES = ("multiply", "chain", "accumulate", "step", "frameworks", "passes")

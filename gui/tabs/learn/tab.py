@@ -85,7 +85,7 @@ class LearnTab(QWidget):
                 row.addStretch(1)
                 box.addLayout(row)
             if section.exercise == "quiz":
-                self.quiz = Quiz(self.progress.answers, page)
+                self.quiz = Quiz(self.progress.answers, self.progress.order_seed, page)
                 self.quiz.answered.connect(self._on_answered)
                 box.addWidget(self.quiz)
             elif section.exercise:
