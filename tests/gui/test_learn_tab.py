@@ -242,7 +242,7 @@ def test_exercise_5_scripts_beside_the_tensorflow_check(window, qtbot):
     ex.buttons["jax"].click()
     expected = script(window.session.program, "jax")
     assert QApplication.clipboard().text() == expected
-    assert ex.code.toPlainText() == expected and ex.is_solved
+    assert ex.code.toPlainText() == expected and not ex.is_solved  # a copy checks nothing
     # the same from the File menu
     window.code_copier.actions["pytorch"].trigger()
     assert QApplication.clipboard().text() == script(window.session.program, "pytorch")
@@ -253,6 +253,11 @@ def test_exercise_5_scripts_beside_the_tensorflow_check(window, qtbot):
     checker.message = ""
     checker.changed.emit()
     assert ex.results.verdict == "right"
+    assert not ex.is_solved  # the Rules tab's own check: the learner did nothing
+    ex.run_check()  # the learner asks; the answer agrees
+    checker.generation = window.session.generation
+    checker.changed.emit()
+    assert ex.is_solved
     assert "2 gradients, largest difference from ours 0." in ex.results.plain
     assert "<td>w2</td><td align='right'>-4.0</td><td align='right'>-4.0</td>" \
         "<td align='right'>0</td>" in ex.table.text()
