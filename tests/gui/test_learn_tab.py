@@ -11,6 +11,7 @@ from engine.checks.tensorflow_check import GradientRow
 from engine.core.engines import CORRECT
 from engine.lesson.learn.code_export import script
 from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
+from engine.lesson.nn import predictions, train_xor
 from gui.graph.inspector import describe_node
 from gui.tabs.learn import gradient_step
 from gui.tabs.learn.content import QUESTIONS, SECTIONS
@@ -71,22 +72,60 @@ def test_show_me_sets_up_the_tab_the_program_and_the_step(window, qtbot, action,
         assert grads(window) == {"a": 1.0}
 
 
-def test_show_me_one_hidden_unit_trains_the_xor_network_with_one(window, qtbot):
+def _my_xor_settings(xor):
+    xor.activation.setCurrentText("relu")
+    xor.hidden.setValue(5)
+    xor.seed.setValue(1)
+    xor.epochs.setValue(5000)
+    xor.lr.setValue(0.05)
+
+
+def test_show_me_one_hidden_unit_sets_the_whole_lesson_configuration(window, qtbot):
     tab = open_learn(window, qtbot, "xor")
-    tab.show_buttons["xor1"].click()
     xor = window.xor_tab
+    _my_xor_settings(xor)
+    assert not tab.restore.isEnabled()
+    tab.show_buttons["xor1"].click()
     assert window.tabs.currentWidget() is xor
-    assert xor.hidden.value() == 1 and xor.running
-    assert window.statusBar().currentMessage() == (
-        "Show me: Hidden units is now 1 (it was 2); training XOR with one hidden unit…")
-    qtbot.waitUntil(lambda: xor.epoch > 0, timeout=30_000)
+    assert (xor.hidden.value(), xor.activation.currentText(), xor.seed.value(),
+            xor.lr.value(), xor.epochs.value()) == (1, "tanh", 0, 0.1, 3000)
+    assert xor.running
+    note = ("Show me: the XOR tab trains the lesson's network with one hidden unit (2-1-1 "
+            "tanh), seed 0, η = 0.1, 3,000 epochs (set: Hidden units 5 → 1, Activation relu "
+            "→ tanh, Seed 1 → 0, η 0.05 → 0.1, Epochs 5,000 → 3,000; Restore my settings in "
+            "the Learn tab brings yours back)")
+    assert window.statusBar().currentMessage() == note + "; training…"
     # the run's verdict replaces the message within a second: it keeps the note
     qtbot.waitUntil(lambda: not xor.running, timeout=60_000)
     assert window.statusBar().currentMessage() == (
-        "Show me: Hidden units is now 1 (it was 2). Training finished at epoch 3,000, but "
-        "XOR is not learned: 1 of 4 predictions are on the wrong side of 0.5 (see under "
-        "the counters).")
+        note + ". Training finished at epoch 3,000, but XOR is not learned: 1 of 4 "
+        "predictions are on the wrong side of 0.5 (see under the counters).")
+    assert "One hidden unit draws one straight line" in xor.warning  # the lesson's point
+    assert tab.restore.isEnabled()
+    tab.restore.click()
+    assert (xor.hidden.value(), xor.activation.currentText(), xor.seed.value(),
+            xor.lr.value(), xor.epochs.value()) == (5, "relu", 1, 0.05, 5000)
+    assert window.statusBar().currentMessage().startswith(
+        "Your XOR settings are back (Hidden units 1 → 5, Activation tanh → relu")
+    assert not tab.restore.isEnabled() and xor.epoch == 0
+
+
+def test_show_me_xor_learned_trains_the_lessons_run_to_the_end(window, qtbot):
+    tab = open_learn(window, qtbot, "xor")
+    xor = window.xor_tab
+    _my_xor_settings(xor)
+    tab.show_buttons["xor1"].click()
     xor.stop()
+    tab.show_buttons["xor"].click()  # a second Show me: Restore still brings back mine
+    assert (xor.hidden.value(), xor.activation.currentText(), xor.seed.value()) == \
+        (2, "tanh", 0)
+    qtbot.waitUntil(lambda: not xor.running, timeout=60_000)
+    assert xor.epoch == 3000 and xor.warning == ""
+    *_, lesson = train_xor()  # the lesson's run, to the bit
+    assert tuple(xor.parameters) == lesson.parameters
+    assert all((p > 0.5) == (t > 0.5) for _, p, t in predictions(xor.parameters, 2, "tanh"))
+    tab.restore.click()
+    assert (xor.hidden.value(), xor.seed.value()) == (5, 1)
 
 
 def test_exercise_1_the_multiply_rule_wrong_then_right(window, qtbot):

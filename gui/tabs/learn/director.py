@@ -16,8 +16,12 @@ NEURON = "01-neuron.expr"
 PRESET_FOR = {"idea": NEURON, "engine": "02-ab-plus-a.expr", "smallest": "02-ab-plus-a.expr",
               "chain": "03-tanh-chain.expr", "neuron": NEURON, "accumulate": "04-a-plus-a.expr",
               "move": NEURON, "overwrite": "04-a-plus-a.expr"}
-TAB_FOR = {"rules": "Rules", "tensorflow": "Rules", "modes": "Modes", "xor": "XOR",
-           "pitfalls": "Pitfalls"}
+TAB_FOR = {"rules": "Rules", "tensorflow": "Rules", "modes": "Modes", "pitfalls": "Pitfalls"}
+# what the XOR Show me's demonstrate, whole: the lesson's run, and it with one hidden unit
+XOR_LESSON = {"hidden": 2, "activation": "tanh", "seed": 0, "lr": 0.1, "epochs": 3000}
+XOR_SHOWN = {"xor": XOR_LESSON, "xor1": {**XOR_LESSON, "hidden": 1}}
+XOR_FIELDS = (("hidden", "Hidden units"), ("activation", "Activation"), ("seed", "Seed"),
+              ("lr", "η"), ("epochs", "Epochs"))
 LEARNER_RULE = "your multiply rule"
 UNDO_NOTE = "Ctrl+Z in the editor brings your text back"
 
@@ -35,6 +39,29 @@ def program_title(text: str) -> str:
     return title[:1].lower() + title[1:] if title.startswith("The ") else title
 
 
+def xor_settings(xor) -> dict:
+    """The XOR tab's settings that a Show me sets (see XOR_FIELDS)."""
+    return {"hidden": xor.hidden.value(), "activation": xor.activation.currentText(),
+            "seed": xor.seed.value(), "lr": xor.lr.value(), "epochs": xor.epochs.value()}
+
+
+def _shown(key: str, value) -> str:
+    return f"{value:,}" if key == "epochs" else f"{value:g}" if key == "lr" else str(value)
+
+
+def set_xor(xor, wanted: dict) -> str:
+    """Set the XOR tab to `wanted` (xor_settings' keys); returns what changed, in words:
+    'Hidden units 5 → 2, Activation relu → tanh'."""
+    before = xor_settings(xor)
+    xor.hidden.setValue(wanted["hidden"])
+    xor.activation.setCurrentText(wanted["activation"])
+    xor.seed.setValue(wanted["seed"])
+    xor.lr.setValue(wanted["lr"])
+    xor.epochs.setValue(wanted["epochs"])
+    return ", ".join(f"{label} {_shown(key, before[key])} → {_shown(key, wanted[key])}"
+                     for key, label in XOR_FIELDS if before[key] != wanted[key])
+
+
 class Director:
     """Drives `window` (the MainWindow) for the Learn tab."""
 
@@ -43,6 +70,8 @@ class Director:
         self.replaced = False  # whether the last program opened replaced the editor's text
         self._xor_note = ""  # said again with the XOR run's verdict, which replaces it
         self._xor_heard = False
+        self.saved_xor: dict | None = None  # the learner's XOR settings before a Show me
+        self.saved_listeners: list = []  # called with whether there is something to restore
 
     @property
     def session(self):
@@ -62,20 +91,8 @@ class Director:
         if action in TAB_FOR:
             self.show_tab(TAB_FOR[action])
             return
-        if action == "xor1":  # one hidden unit: a single line cannot separate XOR
-            self.show_tab("XOR")
-            xor = self.window.xor_tab
-            before = xor.hidden.value()
-            xor.hidden.setValue(1)  # resets the run
-            xor.start()
-            was = f" (it was {before})" if before != 1 else ""
-            self.window.show_status(f"Show me: Hidden units is now 1{was}; training XOR "
-                                    "with one hidden unit…")
-            # a run of 3,000 epochs ends within a second: its verdict gets the note too
-            self._xor_note = f"Show me: Hidden units is now 1{was}."
-            if not self._xor_heard:
-                xor.status.connect(self._on_xor_status)
-                self._xor_heard = True
+        if action in XOR_SHOWN:
+            self.show_xor(action)
             return
         engine = OVERWRITE if action == "overwrite" else CORRECT
         note = self.open_graph(PRESETS / PRESET_FOR[action], engine)
@@ -94,6 +111,53 @@ class Director:
             self.session.run_to_end()
         self.show_graph()
         self.window.show_status(f"Show me: {note}.")
+
+    def show_xor(self, action: str) -> None:
+        """The XOR tab set to the whole configuration the Show me demonstrates, trained;
+        the learner's own settings are kept for `restore_xor`."""
+        self.show_tab("XOR")
+        xor = self.window.xor_tab
+        mine = xor_settings(xor)
+        if self.saved_xor is None:  # a second Show me keeps the learner's, not the first's
+            self.saved_xor = mine
+        wanted = XOR_SHOWN[action]
+        changed = set_xor(xor, wanted)
+        xor.reset()
+        xor.start()
+        what = ("the lesson's 2-2-1 tanh network" if action == "xor"
+                else "the lesson's network with one hidden unit (2-1-1 tanh)")
+        note = f"Show me: the XOR tab trains {what}, seed 0, η = 0.1, 3,000 epochs"
+        if changed:
+            note += f" (set: {changed}; Restore my settings in the Learn tab brings yours back)"
+        self.window.show_status(f"{note}; training…")
+        # a run of 3,000 epochs ends within a second: its verdict gets the note too
+        self._xor_note = note + "."
+        if not self._xor_heard:
+            xor.status.connect(self._on_xor_status)
+            self._xor_heard = True
+        self.xor_saved_changed()
+
+    def restore_xor(self) -> str:
+        """Put back the XOR settings the learner had before the first Show me; returns
+        what was put back, in words ('' if nothing was kept)."""
+        if self.saved_xor is None:
+            return ""
+        xor = self.window.xor_tab
+        if xor.running:
+            xor.stop()
+        changed = set_xor(xor, self.saved_xor)
+        self.saved_xor = None
+        xor.reset()
+        self.xor_saved_changed()
+        message = f"Your XOR settings are back ({changed or 'they were the same'})."
+        self.window.show_status(message)
+        return message
+
+    def xor_saved_changed(self) -> None:
+        """Tell the listeners (the Learn tab's Restore button) whether there are XOR
+        settings to restore."""
+        for listener in self.saved_listeners:
+            listener(self.saved_xor is not None)
 
     def _on_xor_status(self, text: str) -> None:
         """The XOR tab's next word after 'Training XOR…' (its verdict, as a rule), with

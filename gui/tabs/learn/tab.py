@@ -55,6 +55,7 @@ class LearnTab(QWidget):
                                  "the exercises solved")
         self.pages = QStackedWidget(self)
         self.show_buttons: dict[str, QPushButton] = {}
+        self.restore: QPushButton | None = None
         self.quiz: Quiz | None = None
         for section in SECTIONS:
             self.sections.addItem(section.title)  # numbered and marked by _update_marks
@@ -82,6 +83,8 @@ class LearnTab(QWidget):
                     button.setEnabled(director is not None)
                     row.addWidget(button)
                     self.show_buttons[show.action] = button
+                if any(show.action.startswith("xor") for show in section.show_me):
+                    row.addWidget(self._restore_button(page))
                 row.addStretch(1)
                 box.addLayout(row)
             if section.exercise == "quiz":
@@ -163,6 +166,18 @@ class LearnTab(QWidget):
         self.previous.setEnabled(row > 0)
         self.next.setEnabled(row < len(SECTIONS) - 1)
         self._update_marks()
+
+    def _restore_button(self, page: QWidget) -> QPushButton:
+        """'Restore my settings': the XOR settings the learner had before a Show me."""
+        button = self.restore = QPushButton("Restore my settings", page)
+        button.setObjectName("restore_xor")
+        button.setToolTip("Put the XOR tab's settings back as they were before the Show me "
+                          "changed them")
+        button.setEnabled(False)
+        if self.director is not None:
+            button.clicked.connect(self.director.restore_xor)
+            self.director.saved_listeners.append(button.setEnabled)
+        return button
 
     @Slot(str)
     def show_me(self, action: str) -> None:
