@@ -26,6 +26,7 @@ from engine.numbers import (
     product,
     scientific,
 )
+from gui.graph.spec import box_title
 
 WRONG = "#b91c1c"  # red: what the engine stepped gets wrong
 MANY_PATHS = 12    # more contributions than this are listed by group, not one a line
@@ -39,7 +40,12 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     samples) has them listed by the group of the node that sent each, as `levels` (a
     gui.graph.levels.LevelSteps, when the graph is grouped) says, or else by that node,
     largest sum first, SHOWN_GROUPS lines and one for the rest."""
-    name = display_name(node, "(unnamed)")
+    if node.label:
+        name = display_name(node, "")
+    elif node.parents:  # its box is titled by its formula: say that is not a name
+        name = f"none (the box is titled by its formula, {box_title(node)})"
+    else:
+        name = f"none (a constant, {display_name(node)})"
     revealed = stepper.is_revealed(node)
     received = stepper.received(node)  # looked up: a step costs the same at any size
     rows = [

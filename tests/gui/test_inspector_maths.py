@@ -123,3 +123,12 @@ def test_a_number_of_the_program_is_called_a_constant_in_the_local_derivatives()
     assert "<code>d(x + 1)/dx = 1</code></li>" in text  # an input: no word
     assert ("<code>d(x + 1)/d1 = 1</code> <i>(1 is a constant of the program: its "
             "gradient is worked out but used by nothing)</i>") in text
+
+
+def test_an_unnamed_box_is_not_called_unnamed_but_by_its_title():
+    program, stepper = _at_end("w1 = 0.5; x1 = 2\ny = w1*x1 + 3")
+    product, three = program.output.parents
+    assert _row("name", "none (the box is titled by its formula, w1*x1)") in describe_node(
+        product, stepper, "intermediate")
+    assert _row("name", "none (a constant, 3)") in describe_node(three, stepper, "constant")
+    assert _row("name", "w1") in describe_node(program.inputs["w1"], stepper, "input")
