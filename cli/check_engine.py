@@ -16,7 +16,7 @@ from engine.checks.engine_check import (
     EngineLoadError,
     finish_report,
 )
-from engine.numbers import number
+from engine.checks.engine_check.wording import case_lines
 
 EXIT_FAILED = 1
 
@@ -52,22 +52,6 @@ def public(report: dict) -> dict:
     return _finite({**report, "checks": checks})
 
 
-def _numbers(result: dict | None, expected: dict) -> str:
-    """`out = 0.462117, d out/dx = 0.786448`: a case's value and gradients, in the order
-    of the expected ones; a number the engine did not give (None, missing) is `none`."""
-    result = result or {}
-    grads = result.get("grads") or {}
-
-    def shown(x) -> str:
-        return number(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else "none"
-
-    parts = [f"out = {shown(result.get('value'))}"]
-    parts += [f"d out/d{name} = {shown(grads.get(name))}" for name in expected.get("grads", {})]
-    if "root_grad" in result and result["root_grad"] != 1.0:
-        parts.append(f"d out/d out = {shown(result['root_grad'])}")
-    return ", ".join(parts)
-
-
 def format_check_report(report: dict) -> str:
     """The text report: one line per check; under a wrong one its case and the numbers
     expected and received (what --json and the window give)."""
@@ -80,12 +64,8 @@ def format_check_report(report: dict) -> str:
         if status != "ok":
             line += f"  {record.get('sentence', '')}"
         lines.append(line)
-        if status == "wrong" and record.get("case"):
-            lines.append(f"{indent}case:     {record['case']}")
-        expected = record.get("expected")
-        if status == "wrong" and isinstance(expected, dict):
-            lines.append(f"{indent}expected: {_numbers(expected, expected)}")
-            lines.append(f"{indent}received: {_numbers(record.get('received'), expected)}")
+        if status == "wrong":
+            lines += [indent + line for line in case_lines(record)]
     s = report["summary"]
     lines.append(f"{s['ok']} ok, {s['wrong']} wrong, {s['missing']} missing, "
                  f"{s['error']} error, {s['timeout']} timeout")

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from engine.assets import asset_path
 from engine.checks.engine_check import CHECKS, DEFAULT_TIMEOUT_S, CheckRun, finish_report
-from engine.core.explain import number
+from engine.checks.engine_check.wording import case_lines
 from gui.jobs.engine_check_job import CheckRunSource
 from gui.jobs.worker import ProcessWorker
 
@@ -47,13 +47,6 @@ def examples() -> list[Path]:
     return sorted(EXAMPLES.glob("*.py"))
 
 
-def _numbers(side: dict | None) -> str:
-    if not side:
-        return ""
-    grads = ", ".join(f"d out/d{n} = {number(g)}" for n, g in side.get("grads", {}).items())
-    return f"value {number(side['value'])}; {grads}"
-
-
 def plain(text: str) -> str:
     """A sentence for the table: `code` marks (kept for the command line's Markdown-like
     text) become quotes."""
@@ -62,15 +55,7 @@ def plain(text: str) -> str:
 
 def details(record: dict) -> str:
     """A check's case, expected and received numbers, for a tooltip."""
-    lines = [record.get("sentence", "")]
-    if record.get("case"):
-        lines.append(f"case: {record['case']}")
-    if record.get("expected"):
-        lines.append(f"expected: {_numbers(record['expected'])}")
-    if record.get("received"):
-        lines.append(f"received: {_numbers(record['received'])}")
-    if record.get("error"):
-        lines.append(f"error: {record['error']}")
+    lines = [record.get("sentence", ""), *case_lines(record)]
     return "\n".join(line for line in lines if line)
 
 
@@ -382,13 +367,16 @@ def open_dialog(window) -> EngineCheckDialog:
 def show_case(window, replay: dict, engine_name: str) -> None:
     """Load a failing case into the window's Graph tab, stepped by the user's engine."""
     note = window.session.load_recorded(replay, engine_name)
+    replaced = window.editor.text() != replay["text"]
     window.editor.replace_text(replay["text"])  # Ctrl+Z brings back what was there
     window.editor.clear_error()
     window.tabs.setCurrentIndex(0)
     window.graph_tab.focus_graph()
+    undo = (" The editor now holds the case (Ctrl+Z in the editor brings your text back)."
+            if replaced else "")
     window.show_status(f"Stepping with {engine_name}: press Right to step; the first step "
                        "that departs from the correct engine turns red. File → Check an "
-                       "engine… shows the table again. " + note)
+                       "engine… shows the table again." + undo + (f" {note}" if note else ""))
 
 
 def stop_checks(window) -> None:

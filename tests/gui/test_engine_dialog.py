@@ -78,6 +78,11 @@ def test_a_failing_case_is_stepped_by_the_users_engine(window, qtbot):
     assert tab.engine_box.currentText() == "your engine: tanh_rule.py"
     assert tab.engine_box.currentData() is session.engine
     assert window.editor.text() == "x = 0.5\nout = tanh(x)"
+    assert "The editor now holds the case (Ctrl+Z in the editor brings your text back)." \
+        in window.statusBar().currentMessage()
+    window.editor.editor.undo()  # it does
+    assert window.editor.text() != "x = 0.5\nout = tanh(x)"
+    window.editor.editor.redo()
     session.run_to_end()
     x = session.program.inputs["x"]
     t = math.tanh(0.5)
