@@ -45,6 +45,20 @@ def list_presets(folder: Path = PRESETS) -> list[tuple[str, Path]]:
     return presets
 
 
+def token_end(line: str, start: int) -> int:
+    """Where the token starting at `start` in `line` ends: after a whole name (`foo`,
+    `w_1`) or number (`1.5e-3`), else after one character."""
+    end = start
+    if end < len(line) and (line[end].isalnum() or line[end] in "_."):
+        while end < len(line) and (line[end].isalnum() or line[end] in "_."):
+            end += 1
+            if line[end - 1] in "eE" and end < len(line) and line[end] in "+-" \
+                    and line[start].isdigit():
+                end += 1
+        return end
+    return start + 1
+
+
 class _LineNumbers(QWidget):
     def __init__(self, editor: CodeEditor):
         super().__init__(editor)
@@ -127,7 +141,8 @@ class CodeEditor(QPlainTextEdit):
         token_sel.format = fmt
         cursor = QTextCursor(doc)
         cursor.setPosition(start)
-        end = min(start + 1, doc.characterCount() - 1)
+        offset = start - block.position()  # the whole token: a name or number, else one char
+        end = min(block.position() + token_end(block.text(), offset), doc.characterCount() - 1)
         cursor.setPosition(max(end, start), QTextCursor.MoveMode.KeepAnchor)
         token_sel.cursor = cursor
         self.setExtraSelections([line_sel, token_sel])

@@ -107,6 +107,19 @@ def test_broken_expression_keeps_text_and_last_good_graph(window):
     assert window.session.program.output_name == "y"
 
 
+def test_an_undefined_name_is_underlined_whole(window):
+    from gui.graph.editor import token_end
+
+    window.editor.editor.setPlainText("x = 1\ny = 2.5e-3 * weight_1 + x")
+    window.editor.build_action.trigger()
+    assert window.editor.error.text().startswith("Line 2, col 14: 'weight_1' is not defined")
+    selection = window.editor.editor.extraSelections()[-1]
+    cursor = selection.cursor
+    underlined = cursor.selectedText()
+    assert underlined == "weight_1"
+    assert [token_end("y = 2.5e-3 * w", k) for k in (4, 11, 0, 2)] == [10, 12, 1, 3]
+
+
 def test_play_runs_to_the_end_by_itself(window, qtbot):
     tab = window.graph_tab
     tab.speed.setValue(tab.speed.maximum())
