@@ -314,6 +314,9 @@ class XorTab(QWidget):
 
     @Slot(object)
     def _on_epoch(self, record) -> None:
+        if self._started_at is None:  # timed from the first epoch's arrival, even in a burst
+            self._started_at = time.perf_counter()
+            self._epochs_at_start = self.epoch + len(self._epochs_in) + 1
         self._epochs_in.append(record)
 
     @Slot(str)
@@ -361,9 +364,6 @@ class XorTab(QWidget):
 
     def _take_epochs(self) -> None:
         records, self._epochs_in = self._epochs_in, []
-        if records and self._started_at is None:
-            self._started_at = time.perf_counter()
-            self._epochs_at_start = self.epoch + len(records)
         if records:
             self._absorb([r.loss for r in records], records[-1])
 

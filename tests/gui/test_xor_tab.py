@@ -180,3 +180,22 @@ def test_a_finished_run_says_how_fast_it_trained(window, qtbot):
     found = re.search(r"<b>epochs/s</b> ([\d,]+)<br>", tab.counters.text())
     assert found, tab.counters.text()
     assert int(found.group(1).replace(",", "")) > 0
+
+
+def test_a_run_that_arrives_in_one_burst_still_has_a_rate(window, qtbot):
+    # a fast child can deliver all its epochs between two frames: the rate is timed from
+    # the first epoch's arrival, not from the frame that drew them all
+    tab = open_xor(window, qtbot)
+    records = list(train_xor(epochs=300))
+    tab._started_at = None
+    for record in records[:150]:
+        tab._on_epoch(record)
+    qtbot.wait(60)
+    for record in records[150:]:
+        tab._on_epoch(record)
+    tab._take_epochs()
+    tab._measure_rate(final=True)
+    tab._draw()
+    found = re.search(r"<b>epochs/s</b> ([\d,]+)<br>", tab.counters.text())
+    assert found, tab.counters.text()
+    assert 0 < int(found.group(1).replace(",", "")) < 299 / 0.05
