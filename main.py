@@ -8,6 +8,8 @@
                                       [--steps N]
     python main.py export FILE OUT.(png|svg|json) [--steps N] [--constants nodes|folded]
     python main.py check-engine PATH [--class NAME] [--json] [--timeout S]
+    python main.py animate FILE OUT.(gif|mp4) [--steps A:B] [--fps F] [--size WxH]
+                           [--hold S] [--constants nodes|folded]
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-COMMANDS = ("grad", "train", "report", "screenshot", "export", "check-engine")
+COMMANDS = ("grad", "train", "report", "screenshot", "export", "check-engine", "animate")
 
 
 def _program_name() -> str:
@@ -72,6 +74,13 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
                               "to PNG, SVG or JSON (scene coordinates, y down).")
         export.add_arguments(parser)
         parser.set_defaults(run=export.run)
+    elif command == "animate":
+        from cli import animate
+
+        parser.description = ("Write the stepping as a GIF or an MP4: one frame per step "
+                              "as the window draws it, with a caption saying the step.")
+        animate.add_arguments(parser)
+        parser.set_defaults(run=animate.run)
     elif command == "check-engine":
         from cli import check_engine
 

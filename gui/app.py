@@ -28,6 +28,29 @@ def _install_excepthook() -> None:
     sys.excepthook = report_unexpected
 
 
+OFFSCREEN_NOTICE = "This plugin does not support propagateSizeHints()"
+_previous_handler = None
+
+
+def quiet_offscreen_notice() -> None:
+    """Keep the offscreen platform's notice that it cannot propagate size hints (said
+    on every window it shows) off standard error, where a command's own words go; every
+    other Qt message goes where it went."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    global _previous_handler
+
+    def handler(mode, context, message: str) -> None:
+        if message.strip() == OFFSCREEN_NOTICE:
+            return
+        if _previous_handler is not None:
+            _previous_handler(mode, context, message)
+        else:
+            sys.stderr.write(message + "\n")
+
+    _previous_handler = qInstallMessageHandler(handler)
+
+
 def application():
     """The QApplication, created once."""
     from PySide6.QtGui import QIcon

@@ -1,0 +1,123 @@
+"""`main.py animate` and gui/animation.py: one frame per step plus the first, the last held,
+a caption under each, GIF through Pillow and MP4 through imageio-ffmpeg, written whole."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import imageio_ffmpeg
+import pytest
+from PIL import Image, ImageSequence
+
+from gui.animation import AnimationError, AnimationFrames, caption, frame_range, write_animation
+from tests.engine.helpers import NEURON
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (480, 320)
+
+
+@pytest.fixture
+def frames(window, qtbot):
+    window.editor.set_text(NEURON)
+    window.build(NEURON)
+    window.wait_for_build()
+    made = AnimationFrames(window, SIZE)
+    yield made
+    made.close()
+
+
+def test_a_gif_has_a_frame_per_step_and_the_first_and_holds_the_last(frames, tmp_path):
+    session = frames.window.session
+    total = session.stepper.total
+    out = tmp_path / "neuron.gif"
+    count = write_animation(str(out), frames.frames(frame_range(total, None, None)), SIZE,
+                            fps=4, hold=3)
+    assert count == total + 1 == 22
+    gif = Image.open(out)
+    assert gif.n_frames == 22 and gif.size == SIZE
+    durations = [f.info["duration"] for f in ImageSequence.Iterator(gif)]
+    assert durations == [250] * 21 + [3000]
+    # the last frame is the end of the pass: every gradient in
+    assert session.stepper.position == total
+    assert caption(session).endswith("· done: every gradient is in")
+    grads = {name: v.grad for name, v in session.program.inputs.items()}
+    assert (grads["w1"], grads["w2"], grads["b"]) == (-2.0, -4.0, -2.0)
+    # frames differ: the picture follows the steps
+    pictures = [f.convert("RGB").tobytes() for f in ImageSequence.Iterator(Image.open(out))]
+    assert len(set(pictures)) == 22
+
+
+def test_an_mp4_reads_back_with_the_frames_written(frames, tmp_path):
+    out = tmp_path / "forward.mp4"
+    count = write_animation(str(out), frames.frames(frame_range(21, 0, 13)), SIZE, fps=2,
+                            hold=2)
+    assert count == 14 + 3  # 0..13, and the last held two seconds at 2 frames a second
+    reader = imageio_ffmpeg.read_frames(str(out))
+    meta = next(reader)
+    assert tuple(meta["size"]) == SIZE
+    assert sum(1 for _ in reader) == count
+
+
+def test_the_caption_says_the_step(frames):
+    session = frames.window.session
+    session.seek(17)
+    assert caption(session) == "backward 4/8: p = tanh(z) sends 1 × (-2) = -2 to z"
+    image = frames.frame()
+    assert (image.width(), image.height()) == SIZE
+    # the caption band is drawn: dark text pixels under the rule
+    band = [image.pixelColor(x, y).lightness() for y in range(SIZE[1] - frames.caption_h + 8,
+                                                              SIZE[1] - 4)
+            for x in range(12, 200)]
+    assert min(band) < 100
+
+
+def test_a_cancelled_or_failed_write_leaves_no_file(frames, tmp_path):
+    out = tmp_path / "kept.gif"
+    out.write_bytes(b"the old animation")
+    ticks = iter([True, True, False])
+    assert write_animation(str(out), frames.frames(range(5)), SIZE, tick=lambda: next(ticks)) \
+        == 0
+    assert out.read_bytes() == b"the old animation"
+
+    def broken():
+        yield frames.frame()
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError):
+        write_animation(str(out), broken(), SIZE)
+    assert out.read_bytes() == b"the old animation"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.gif"]  # no temporary left
+
+
+def test_frame_ranges():
+    assert frame_range(21, None, None) == range(0, 22)
+    assert frame_range(21, 14, 99) == range(14, 22)
+    with pytest.raises(AnimationError, match="wrong order"):
+        frame_range(21, 9, 3)
+    with pytest.raises(AnimationError, match="--steps A:B"):
+        frame_range(100_000, None, None)
+
+
+def run(*args):
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), "animate", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+
+
+def test_the_command_writes_a_gif_and_refuses_bad_arguments(tmp_path):
+    out = tmp_path / "n.gif"
+    done = run("assets/presets/01-neuron.expr", str(out), "--steps", "13:", "--size",
+               "400x300", "--fps", "5")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{out} (9 frames)"
+    assert Image.open(out).n_frames == 9
+    for args, message in ((["x.avi"], "the name must end in .gif, .mp4"),
+                          ([str(out), "--steps", "9:3"], "wrong order"),
+                          ([str(out), "--steps", "a:b"], "--steps wants A:B"),
+                          ([str(tmp_path / "o.mp4"), "--size", "401x300"], "even"),
+                          ([str(out), "--size", "10x10"], "each side is 160 to 3840"),
+                          ([str(out), "--fps", "0"], "--fps: 0.1 to 60")):
+        bad = run("assets/presets/01-neuron.expr", *args)
+        assert bad.returncode == 2, (args, bad.stderr)
+        assert bad.stderr.startswith("error: ") and message in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
