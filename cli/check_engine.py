@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import signal
 import sys
 
 from cli.common import CommandError, check_input
+from engine.boundary import DEFAULT_MEMORY
 from engine.checks.engine_check import (
     CHECKS,
     DEFAULT_TIMEOUT_S,
@@ -19,6 +21,7 @@ from engine.checks.engine_check import (
 from engine.checks.engine_check.wording import case_lines
 
 EXIT_FAILED = 1
+GB = 1024 ** 3
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                         help=f"seconds each check may take (default {DEFAULT_TIMEOUT_S:g})")
+    parser.add_argument("--memory", type=float, default=DEFAULT_MEMORY / GB, metavar="GB",
+                        help="gigabytes of memory the process running the checks may use "
+                             f"(default {DEFAULT_MEMORY / GB:g})")
 
 
 def _finite(x):
@@ -72,15 +78,26 @@ def format_check_report(report: dict) -> str:
     return "\n".join(lines)
 
 
+def _ended(signum, _frame) -> None:
+    """SIGTERM or SIGHUP: unwind (so the checks' processes are ended), exit 128 + N."""
+    raise SystemExit(128 + signum)
+
+
 def run(args: argparse.Namespace) -> int:
     check_input(args.path)  # a FIFO, device or folder is refused before it is opened
     if not args.timeout > 0:
         raise CommandError("--timeout wants a number of seconds above 0")
-    check = CheckRun(args.path, args.class_name, args.timeout)
+    if not 0.25 <= args.memory <= 1024:
+        raise CommandError("--memory wants 0.25 to 1024 gigabytes")
+    check = CheckRun(args.path, args.class_name, args.timeout,
+                     memory_bytes=int(args.memory * GB))
+    previous = {s: signal.signal(s, _ended) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         check.wait()
     finally:
-        check.cancel()
+        check.cancel()  # the child and all it started end with the command
+        for s, handler in previous.items():
+            signal.signal(s, handler)
     try:
         report = public(finish_report(check))
     except EngineLoadError as e:

@@ -18,6 +18,7 @@ import traceback
 import engine.checks.engine_check.adapter as adapter
 import engine.checks.engine_check.cases as cases
 import engine.checks.engine_check.diagnosis as diagnosis
+from engine import boundary
 from engine._gc import collector_paused
 from engine.language import parse
 
@@ -212,7 +213,8 @@ def deep_graph(cls, path: str) -> dict:
 
 
 def run_check(cls, check: str, style: dict, path: str,
-              calls: adapter.CallRecorder | None = None) -> dict:
+              calls: adapter.CallRecorder | None = None,
+              memory_bytes: int | None = None) -> dict:
     """One check's result: {"status": ..., and when not ok "case", "expected",
     "received", "sentence", ...}."""
     absent = [a for a in cases.NEEDS[check] if not hasattr(cls, a)]
@@ -229,6 +231,11 @@ def run_check(cls, check: str, style: dict, path: str,
     except RecursionError as e:
         return {"status": "error", "error": one_line(e, path),
                 "sentence": f"RecursionError at depth {_recursion_depth(e, path):,}"}
+    except MemoryError:
+        limit = f" of {memory_bytes / 1024 ** 3:g} GB" if memory_bytes else ""
+        return {"status": "error", "error": "MemoryError",
+                "sentence": f"ran out of memory: the check's limit{limit} (--memory) was "
+                            "reached"}
     except Exception as e:  # noqa: BLE001 - the user's code: any error is theirs
         return {"status": "error", "error": one_line(e, path),
                 "sentence": f"raised {one_line(e, path)}"}
@@ -257,14 +264,18 @@ def run_check(cls, check: str, style: dict, path: str,
     return result
 
 
-def main(conn, path: str, class_name: str, checks: list[str]) -> None:
-    """The child's entry point: load, then run `checks` one by one, sending
-    ("loaded", style) or ("load_error", message), ("start", name) and
-    ("result", name, record, output) for each, and ("done",)."""
+def main(conn, path: str, class_name: str, checks: list[str],
+         memory_bytes: int | None = None, parent_pid: int | None = None) -> None:
+    """The child's entry point: confine this process (engine.boundary.confine), load,
+    then run `checks` one by one, writing JSON lines to `conn`'s pipe: ["loaded",
+    style, output] or ["load_error", message, output], ["start", name] and ["result",
+    name, record, output] for each, and ["done"]."""
+    boundary.confine(memory_bytes, parent_pid if parent_pid is not None else os.getppid())
+    fd = conn.fileno()
     captured = io.StringIO()
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)  # what the user's code writes below Python's level goes nowhere
-    os.dup2(devnull, 2)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for target in (0, 1, 2):  # what the user's code (and all it starts) reads or writes
+        os.dup2(devnull, target)  # below Python's level: nothing of the parent's
 
     def output() -> str:
         text = captured.getvalue()
@@ -276,20 +287,20 @@ def main(conn, path: str, class_name: str, checks: list[str]) -> None:
         try:
             cls = load_class(path, class_name)
         except LoadError as e:
-            conn.send(("load_error", str(e), output()))
-            conn.send(("done",))
+            boundary.send(fd, "load_error", str(e), output())
+            boundary.send(fd, "done")
             return
         style = describe_style(cls)
         calls = adapter.CallRecorder(cls)
-        conn.send(("loaded", style, output()))
+        boundary.send(fd, "loaded", style, output())
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
         # learners' graphs are reference cycles (a closure holds its output): the
         # collector would rescan a 100,000-node chain again and again while it is built;
         # each check's cycles are collected before the next (collect works while paused)
         with collector_paused():
             for check in checks:
-                conn.send(("start", check))
-                result = run_check(cls, check, style, path, calls)
-                conn.send(("result", check, result, output()))
+                boundary.send(fd, "start", check)
+                result = run_check(cls, check, style, path, calls, memory_bytes)
+                boundary.send(fd, "result", check, result, output())
                 gc.collect()
-        conn.send(("done",))
+        boundary.send(fd, "done")

@@ -1,8 +1,10 @@
 """Running the checks: child processes, a time limit per check, and the report.
 
 The checks run one after another in a child process (spawn: nothing of this process is
-copied into it). The parent never runs the user's code; it reads the child's messages
-and watches the clock. A check that runs past its time limit is killed with its
+copied into it), confined by engine.boundary: its own process group, ended with its
+parent, a memory limit. The parent never runs the user's code and never unpickles what
+the child sends: it reads plain JSON lines without ever blocking (engine.boundary.
+LineReader) and watches the clock. A check that runs past its time limit is killed with its
 process and reported as `timeout`; a new child then takes the checks that are left.
 A caller drives `CheckRun.poll()`: the command line in a loop, the window on a timer.
 """
@@ -10,11 +12,12 @@ A caller drives `CheckRun.poll()`: the command line in a loop, the window on a t
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from dataclasses import dataclass, field
 
 import engine.checks.engine_check.cases as cases
-from engine import _spawn
+from engine import _spawn, boundary
 from engine.checks.engine_check.child import main as child_main
 
 DEFAULT_TIMEOUT_S = 10.0
@@ -39,6 +42,7 @@ class CheckRun:
     class_name: str = "Value"
     timeout_s: float = DEFAULT_TIMEOUT_S
     checks: tuple[str, ...] = cases.CHECKS
+    memory_bytes: int | None = boundary.DEFAULT_MEMORY
     results: dict = field(default_factory=dict)
     style: dict | None = None
     output: str = ""
@@ -49,6 +53,7 @@ class CheckRun:
     def __post_init__(self):
         self._process = None
         self._conn = None
+        self._reader = None
         self._started = 0.0
         self._loading = False
         self._start_child()
@@ -66,9 +71,11 @@ class CheckRun:
         self._conn, child_end = _context.Pipe(duplex=False)
         self._process = _context.Process(
             target=child_main, daemon=True,
-            args=(child_end, self.path, self.class_name, remaining))
+            args=(child_end, self.path, self.class_name, remaining, self.memory_bytes,
+                  os.getpid()))
         _spawn.start(self._process)  # the user's script is never run again in it
         child_end.close()
+        self._reader = boundary.LineReader(self._conn.fileno())
         self._loading = True
         self.current = None
         self._started = time.monotonic()
@@ -76,14 +83,11 @@ class CheckRun:
     def _kill_child(self) -> None:
         process, self._process = self._process, None
         if process is not None:
-            if process.is_alive():
-                process.terminate()
-                process.join(1.0)
-                if process.is_alive():
-                    process.kill()
-                    process.join(1.0)
-            else:
-                process.join(0.1)
+            # everything it started goes with it, even what left its group; SIGKILL is
+            # not waited for long: the caller may be the window's thread
+            boundary.kill_tree(process.pid)
+            process.join(0.5)
+        self._reader = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -102,12 +106,13 @@ class CheckRun:
         if self.done:
             return finished
         try:
-            ready = self._conn.poll(wait_s)
-            while ready:
-                self._handle(self._conn.recv(), finished)
-                if self.done or self._conn is None:
+            for message in self._reader.read(wait_s):
+                self._handle(message, finished)
+                if self.done or self._reader is None:
                     return finished
-                ready = self._conn.poll()
+        except boundary.ProtocolError as e:
+            self._broke_protocol(str(e), finished)
+            return finished
         except (EOFError, OSError):
             self._child_died(finished)
             return finished
@@ -115,7 +120,8 @@ class CheckRun:
             self._time_out(finished)
         return finished
 
-    def _handle(self, message: tuple, finished: list[str]) -> None:
+    def _handle(self, message: list, finished: list[str]) -> None:
+        _check_message(message, self._remaining())
         kind = message[0]
         if kind == "load_error":
             self.load_error = message[1]
@@ -158,6 +164,23 @@ class CheckRun:
             finished.append(name)
         self._start_child()
 
+    def _broke_protocol(self, what: str, finished: list[str]) -> None:
+        """The child wrote something that is not the checks' data (the user's code
+        found the pipe): the check it was on is an error, a new child takes the rest."""
+        if self._loading and self.style is None:
+            self._finish()
+            self.load_error = f"the process running the file sent {what}, not the checks' data"
+            return
+        name = self.current or (self._remaining() or [None])[0]
+        self._kill_child()
+        if name is not None:
+            self.results[name] = {
+                "status": "error", "error": f"the process sent {what}",
+                "sentence": (f"the process running this check sent {what} instead of "
+                             "the check's results: your code wrote to the app's pipe")}
+            finished.append(name)
+        self._start_child()
+
     def _time_out(self, finished: list[str]) -> None:
         if self._loading and self.current is None and self.style is None:
             self._finish()
@@ -187,6 +210,24 @@ class CheckRun:
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.is_alive()
+
+
+_SHAPES = {"load_error": (str, str), "loaded": (dict, str), "start": (str,),
+           "result": (str, dict, str), "done": ()}
+
+
+def _check_message(message: list, remaining: list[str]) -> None:
+    """ProtocolError unless `message` is one the child sends, with plain data of the
+    right types, about a check that is still to come."""
+    kind = message[0]
+    shape = _SHAPES.get(kind)
+    if shape is None or len(message) != len(shape) + 1 or not all(
+            isinstance(v, t) for v, t in zip(message[1:], shape)):
+        raise boundary.ProtocolError(f"a message of an unknown form ({kind[:40]!r})")
+    if kind in ("start", "result") and message[1] not in remaining:
+        raise boundary.ProtocolError("a result for a check that is not running")
+    if kind == "result" and message[2].get("status") not in STATUSES:
+        raise boundary.ProtocolError("a result without a status")
 
 
 def finish_report(run: CheckRun) -> dict:
