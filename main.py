@@ -102,9 +102,9 @@ def _screenshot(args: argparse.Namespace) -> int:
     )
 
     if args.expr is not None:
-        from engine import parse
+        from engine.core.acceptance import accepted
 
-        parse(read_text(args.expr))  # a bad program is an error here, not a blank picture
+        accepted(read_text(args.expr))  # a bad program is an error here, not a blank picture
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:

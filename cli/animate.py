@@ -7,7 +7,7 @@ import argparse
 import os
 
 from cli.common import EXIT_CANNOT_WRITE, CommandError, check_output_file, quoted_path, read_text
-from engine import parse
+from engine.core.acceptance import accepted
 
 FORMATS = ("gif", "mp4")
 
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--steps: the steps {first}:{last} are in the wrong order")
     size = frame_size(args.size, extension == "mp4")
     text = read_text(args.file)
-    parse(text)  # a bad program is an error here, not a blank animation
+    accepted(text)  # a bad program is an error here, not a blank animation
     check_output_file(args.out)
     from gui.animation import AnimationError, AnimationFrames, frame_range, write_animation
     from gui.offscreen import graph_window

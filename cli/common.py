@@ -7,7 +7,7 @@ import os
 import stat
 import sys
 
-from engine import Program, parse
+from engine import Program
 from engine.errors import shorten
 from engine.io.files import check_regular, read_program, read_stream
 
@@ -105,8 +105,12 @@ def _check_writable_folder(folder: str, where: str) -> None:
 
 
 def load_program(path: str) -> Program:
-    """Read and parse the program at `path`; CommandError or ExpressionError on failure."""
-    return parse(read_text(path))
+    """Read the program at `path` and check it as the window does (engine.core.acceptance:
+    it parses, and every value and gradient is finite); CommandError or ExpressionError
+    on failure."""
+    from engine.core.acceptance import accepted
+
+    return accepted(read_text(path))
 
 
 def fail(message: str, code: int) -> int:

@@ -6,7 +6,7 @@ import argparse
 import os
 
 from cli.common import EXIT_CANNOT_WRITE, CommandError, check_output_file, read_text
-from engine import parse
+from engine.core.acceptance import accepted
 
 FORMATS = ("png", "svg", "json")
 
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot export to {args.out!r}: the name must end in "
                            + ", ".join("." + f for f in FORMATS))
     text = read_text(args.file)
-    parse(text)
+    accepted(text)
     check_output_file(args.out)  # a bad program is an error here, not a blank picture
     from gui.screenshot import export_graph
 
