@@ -165,10 +165,11 @@ def _run_command(args: argparse.Namespace) -> int:
     from engine.checks.tensorflow_check import TensorFlowUnavailable
     from engine.io.files import ReadError
 
+    if sys.stdout is None:  # started with its standard output closed (>&-)
+        return fail("cannot write the output: standard output is closed", EXIT_CANNOT_WRITE)
     try:
         code = args.run(args)
-        if sys.stdout is not None:
-            sys.stdout.flush()  # so a full disk or a closed pipe is found here
+        sys.stdout.flush()  # so a full disk or a closed pipe is found here
         return code
     except ExpressionError as e:
         return fail(str(e), EXIT_BAD_INPUT)

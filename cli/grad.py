@@ -12,7 +12,7 @@ from engine.checks.central_difference import central_difference
 from engine.core.engines import CORRECT
 from engine.core.pitfalls import PITFALLS, pitfall_named
 from engine.core.stepping import Stepper
-from engine.numbers import number
+from engine.numbers import not_finite, number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,16 +44,31 @@ def gradient_report(args: argparse.Namespace) -> dict:
         from engine.checks import tensorflow_check
 
         for name, grad in tensorflow_check.gradients(program).items():
-            inputs[name]["tf"] = grad
+            _put(inputs[name], "tf", grad)
     if args.fd:
         for name in inputs:
-            inputs[name]["fd"] = central_difference(program, name)
+            _put(inputs[name], "fd", central_difference(program, name))
     return {"output": {"name": program.output_name, "value": program.output.data},
             "inputs": inputs}
 
 
-def _cell(x) -> str:
-    return "n/a" if x is None else number(x, 10)
+def _put(row: dict, key: str, x: float) -> None:
+    """`row[key] = x`; a number that is not finite (a central difference that overflows,
+    TensorFlow's nan) is null, with the reason in `row[key + "_reason"]`: JSON has no
+    inf or nan."""
+    if math.isfinite(x):
+        row[key] = x
+    else:
+        row[key] = None
+        row[key + "_reason"] = not_finite(x)
+
+
+def _cell(row: dict, key: str) -> str:
+    x = row.get(key)
+    if x is None:
+        reason = row.get(key + "_reason")
+        return reason or "n/a"
+    return number(x, 10)
 
 
 def format_table(report: dict) -> str:
@@ -64,7 +79,7 @@ def format_table(report: dict) -> str:
         return lines[0] + "\n(no inputs)"
     extra = [k for k in ("tf", "fd") if any(k in row for row in inputs.values())]
     header = ["input", "value", "grad", *extra]
-    rows = [[name] + [_cell(row.get(k)) for k in header[1:]] for name, row in inputs.items()]
+    rows = [[name] + [_cell(row, k) for k in header[1:]] for name, row in inputs.items()]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for r in [header, *rows]:
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())

@@ -163,6 +163,9 @@ def format_training_report(summary: Summary, tail: dict, args: argparse.Namespac
 def run(args: argparse.Namespace) -> int:
     if args.epochs < 1:
         raise CommandError("--epochs must be at least 1")
+    if not 0 <= args.seed < 2**32:
+        raise CommandError(f"--seed must be 0 to {2**32 - 1:,} (the seeds numpy draws from), "
+                           f"not {args.seed}")
     try:
         lr = learning_rate(args.lr)
     except ValueError as e:

@@ -159,3 +159,20 @@ def test_a_new_ops_domain_error_exits_2_at_its_position():
     result = run("grad", "-", stdin=b"x = -1; y = 2\nout = x ** y\n")
     assert result.stderr.decode().startswith(
         "error: line 2, col 9: the base of ** must be positive")
+
+
+def test_json_never_carries_a_bare_infinity_and_the_table_says_why():
+    program = b"x = 5e-7; y = 1e303 * tanh(1e9 * x)\n"
+    result = run("grad", "-", "--json", "--fd", stdin=program)
+    assert result.returncode == 0, result.stderr
+    row = json.loads(result.stdout)["inputs"]["x"]  # strict JSON: no Infinity
+    assert row["fd"] is None and row["fd_reason"] == "∞ (overflow: too large for a float)"
+    table = run("grad", "-", "--fd", stdin=program).stdout.decode().splitlines()
+    assert table[-1].split(None, 3)[3] == "∞ (overflow: too large for a float)"
+
+
+def test_a_closed_standard_output_is_an_error_not_silence():
+    result = subprocess.run(f"{sys.executable} {ROOT / 'main.py'} grad {NEURON_FILE} >&-",
+                            shell=True, capture_output=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 4
+    assert result.stderr == b"error: cannot write the output: standard output is closed\n"

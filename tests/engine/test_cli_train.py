@@ -117,3 +117,9 @@ def test_train_with_defaults_prints_the_lessons_tables(capsys):
     assert lines[16] == ("The loss rose on 27 of 2,999 epoch-to-epoch transitions; the "
                          "largest rise was 0.010852.")
     assert len(lines) == 17  # XOR is learned: no warning
+
+
+def test_a_negative_seed_is_refused_in_one_line(capsys):
+    assert main.main(["train", "--seed", "-1"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --seed must be 0 to 4,294,967,295 (the seeds numpy draws from), not -1\n")
