@@ -8,6 +8,7 @@ check's graph opens in the Graph tab, stepped as the user's engine did it.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -51,6 +52,15 @@ def plain(text: str) -> str:
     """A sentence for the table: `code` marks (kept for the command line's Markdown-like
     text) become quotes."""
     return re.sub(r"`([^`]*)`", "‘\\1’", text)
+
+
+def plain_tooltip(text: str) -> str:
+    """`text` as a tooltip shows it, whatever it holds: a tooltip that looks like rich
+    text is rendered as such, so the user's words (an exception's message, a class
+    name: `<img src=…>`) are escaped inside one that is."""
+    if not text:
+        return ""
+    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
 
 
 def details(record: dict) -> str:
@@ -130,6 +140,7 @@ class EngineCheckDialog(QDialog):
         self.status = QLabel(self)
         self.status.setObjectName("check_status")
         self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # it quotes the user's file
 
         self.table = QTableWidget(len(CHECKS), 3, self)
         self.table.setObjectName("check_table")
@@ -175,6 +186,7 @@ class EngineCheckDialog(QDialog):
         self.details = QLabel("Select a check to see its case and its numbers.", self)
         self.details.setObjectName("check_details")
         self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.PlainText)  # the user's errors, as written
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.details)
         layout.addLayout(bottom)
@@ -279,7 +291,7 @@ class EngineCheckDialog(QDialog):
         for c, text in ((1, status), (2, plain(sentence))):
             item = self.table.item(r, c)
             item.setText(text)
-            item.setToolTip(plain(tip))
+            item.setToolTip(plain_tooltip(plain(tip)))
             item.setForeground(QBrush(color) if color is not None else QBrush())
         self.table.item(r, 0).setForeground(QBrush(color) if color is not None else QBrush())
         self.table.resizeRowToContents(r)

@@ -190,3 +190,18 @@ def test_a_hanging_engine_leaves_the_window_responsive(window, qtbot, tmp_path):
     assert not processes[0].is_alive()
     assert dialog.run._process is None
     dialog.close()
+
+
+def test_an_engines_words_are_shown_as_written_never_as_html(window, qtbot, tmp_path):
+    trap = "<img src='x.png'><a href='http://example.invalid'>click</a>"
+    path = tmp_path / "engine.py"
+    path.write_text(CLOSURES.replace("self.grad += e * out.grad  # exp",
+                                     f"raise ValueError({trap!r})"))
+    dialog = run_dialog(window, qtbot, path)
+    dialog.select("exp")
+    assert dialog.details.textFormat() == Qt.TextFormat.PlainText
+    assert trap in dialog.details.text()
+    assert dialog.status.textFormat() == Qt.TextFormat.PlainText
+    tip = dialog.table.item(CHECKS.index("exp"), 2).toolTip()
+    assert "<img" not in tip and "&lt;img src=&#x27;x.png&#x27;&gt;" in tip
+    dialog.close()
