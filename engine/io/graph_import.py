@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from engine._gc import collector_paused
 from engine.core import ops
 from engine.core.value import Value, _node
+from engine.errors import shorten
 from engine.io import naming
 from engine.io.graph_text import graph_text
 from engine.language.parser import MAX_NODES
@@ -156,13 +157,15 @@ def _walk(root, style: str, builder: _Builder, max_nodes: int) -> None:
             continue
         parents = expanded.pop(key, None)
         if parents is None:
-            parents = getattr(node, attr, None) or ()
+            parents = _parents_of(node, attr, builder, count)
             if not ours:
                 parents = [p for p in parents if not isinstance(p, (int, float))]
             if parents:
-                expanded[key] = parents
+                expanded[key] = parents  # on the path from the root until finished
                 append(node)
                 for p in reversed(parents):
+                    if id(p) in expanded:
+                        raise _cycle(builder, node, p, count)
                     if id(p) not in where:
                         append(p)
                 continue
@@ -170,6 +173,36 @@ def _walk(root, style: str, builder: _Builder, max_nodes: int) -> None:
         if count > max_nodes:
             raise _too_many(max_nodes)
         finish(node, key, parents)
+
+
+_SEQUENCES = (list, tuple, set, frozenset)
+
+
+def _parents_of(node, attr: str, builder: _Builder, count: int):
+    """A node's parents, read once: a list, tuple or set (a generator would be used up
+    by the first reading, and a product of two leaves would silently become a constant);
+    GraphImportError for anything else."""
+    parents = getattr(node, attr, None)
+    if parents is None or type(parents) in _SEQUENCES:
+        return parents or ()
+    if isinstance(parents, _SEQUENCES):
+        return parents
+    raise GraphImportError(f"{_which(builder.labels.get(id(node), ''), count)} has {attr} "
+                           f"of type {type(parents).__name__}: debug() reads a list, tuple "
+                           "or set of parents")
+
+
+def _cycle(builder: _Builder, node, parent, count: int) -> GraphImportError:
+    """The graph loops back: `parent` is on the path from the root to `node`."""
+    def named(v) -> str:
+        label = getattr(v, "label", None)
+        label = label if type(label) is str and label else builder.labels.get(id(v), "")
+        op = getattr(v, "_op", "")
+        what = f"{shorten(label)!r}" if label else f"a node ({shorten(str(op)) or 'leaf'})"
+        return what
+    return GraphImportError(f"the graph has a cycle: {named(parent)} is among the parents "
+                            f"of {named(node)}, which it depends on; a computation graph "
+                            "cannot loop back")
 
 
 def _second_first(a, b, labels: dict) -> bool:
@@ -207,17 +240,19 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
     # given, go through the builder
     quick = not builder.overrides and not hasattr(root, "label")
     count = line = 0
+    on_path: set[int] = set()  # nodes expanded and not yet finished: the path from the root
     while stack:
         item = pop()
         if type(item) is tuple:
             node, parents = item
             key = id(node)
+            on_path.discard(key)
         else:
             node = item
             key = id(node)
             if key in where:
                 continue
-            raw = node._prev
+            raw = _parents_of(node, "_prev", builder, count)
             if raw:
                 parents = list(raw)
                 try:
@@ -229,8 +264,12 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
                     parents = [p for p in parents if not isinstance(p, (int, float))]
                 if parents:
                     append((node, parents))
+                    on_path.add(key)
                     for p in reversed(parents):
-                        if id(p) not in where:
+                        pk = id(p)
+                        if pk in on_path:
+                            raise _cycle(builder, node, p, count)
+                        if pk not in where:
                             append(p)
                     continue
             parents = ()
@@ -376,7 +415,7 @@ class _Builder:
         entry = ops.of(ops.ALIASES.get(op, op)) if isinstance(op, str) else None
         if entry is None or (entry is ops.POWER and _exponent(op) is None):
             raise GraphImportError(f"the graph has an operation this engine does not know: "
-                                   f"{op!r} (it knows {_KNOWN_TEXT})")
+                                   f"{shorten(repr(op))} (it knows {_KNOWN_TEXT})")
         args = [where[id(p)] for p in parents]
         if entry is ops.POWER:
             number = _exponent(op)
@@ -421,6 +460,11 @@ class _Builder:
         except (TypeError, ValueError, AttributeError):
             raise GraphImportError(f"{_which(self._name(node, key), len(self.where))} has no "
                                    "numeric local derivatives (_local_grads)") from None
+        if len(local) != len(args):  # the user's bug, shown as such, never filled in
+            raise GraphImportError(
+                f"{_which(self._name(node, key), len(self.where))} has {len(args)} children "
+                f"but {len(local)} local derivative{'' if len(local) == 1 else 's'} "
+                "(_local_grads): each child needs its own, in the same order")
         operands = [self.values[a] for a in args]
         try:
             name, number = _recognised(y, operands, local)
@@ -500,6 +544,9 @@ def _exponent(op: str) -> float | None:
 def _number(node, label: str, k: int) -> float:
     try:
         x = float(node.data)
+    except AttributeError:
+        raise GraphImportError(f"{_which(label, k)} has no data: every node needs its "
+                               "number in .data") from None
     except (TypeError, ValueError):
         x = math.nan
     if not _isfinite(x):
@@ -509,7 +556,7 @@ def _number(node, label: str, k: int) -> float:
 
 
 def _which(label: str, k: int) -> str:
-    return f"the node {label!r}" if label else f"node {k:,} (counted parents first)"
+    return f"the node {shorten(label)!r}" if label else f"node {k:,} (counted parents first)"
 
 
 def _recognised(y: float, operands: list, local: tuple) -> tuple[str, float]:

@@ -38,7 +38,7 @@ MAX_ELEMENTS = 250_000  # elements of one list, tuple or dict looked at, at most
 SHELL_NAMES = frozenset(("In", "Out", "get_ipython", "exit", "quit"))
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
 _OPAQUE = (ModuleType, type, FunctionType, BuiltinFunctionType, MethodType)
-_NOT_WORD = re.compile(r"\W+")
+_NOT_WORD = re.compile(r"\W+", re.ASCII)  # the language's names are ASCII
 
 
 def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...],
