@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 
-from cli.common import load_program
+from cli.common import CommandError, load_program
 from engine import ExpressionError
-from engine.checks.central_difference import central_difference
+from engine.checks.central_difference import TooMuchWork, central_differences
 from engine.core.engines import CORRECT
 from engine.core.pitfalls import PITFALLS, pitfall_named
 from engine.core.stepping import Stepper
@@ -46,10 +47,25 @@ def gradient_report(args: argparse.Namespace) -> dict:
         for name, grad in tensorflow_check.gradients(program).items():
             _put(inputs[name], "tf", grad)
     if args.fd:
+        try:
+            differences = central_differences(program, progress=_progress)
+        except TooMuchWork as e:
+            raise CommandError(f"--fd: {e}") from None
         for name in inputs:
-            _put(inputs[name], "fd", central_difference(program, name))
+            if differences[name] is None:  # x ± h leaves the program's domain (log near 0)
+                inputs[name]["fd"] = None
+                inputs[name]["fd_reason"] = OUT_OF_DOMAIN
+            else:
+                _put(inputs[name], "fd", differences[name])
     return {"output": {"name": program.output_name, "value": program.output.data},
             "inputs": inputs}
+
+
+OUT_OF_DOMAIN = "not computable: x ± h leaves the program's domain"
+
+
+def _progress(done: int, total: int) -> None:
+    print(f"central differences: {done:,} of {total:,} inputs…", file=sys.stderr, flush=True)
 
 
 def _put(row: dict, key: str, x: float) -> None:

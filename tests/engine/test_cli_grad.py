@@ -176,3 +176,28 @@ def test_a_closed_standard_output_is_an_error_not_silence():
                             shell=True, capture_output=True, cwd=ROOT, timeout=120)
     assert result.returncode == 4
     assert result.stderr == b"error: cannot write the output: standard output is closed\n"
+
+
+def test_central_differences_recompute_only_what_each_input_reaches():
+    from engine import parse
+    from engine.checks.central_difference import central_difference, central_differences
+
+    text = "\n".join(f"x{i} = {0.001 * i}" for i in range(1000)) + "\ny = " + " + ".join(
+        f"tanh(x{i}) * x{i}" for i in range(1000))
+    program = parse(text)
+    got = central_differences(program)
+    assert len(got) == 1000
+    for name in ("x0", "x1", "x500", "x999"):  # the same as rebuilding the whole program
+        assert got[name] == pytest.approx(central_difference(program, name), abs=1e-9)
+
+
+def test_central_differences_over_the_budget_are_refused_with_the_figure():
+    inputs = 10_000
+    text = "\n".join(f"x{i} = 0.5" for i in range(inputs)) + "\ny = " + " + ".join(
+        f"x{i}" for i in range(inputs))
+    result = run("grad", "-", "--fd", stdin=text.encode())
+    assert result.returncode == 2
+    message = result.stderr.decode()
+    assert message.startswith("error: --fd: central differences of all 10,000 inputs would "
+                              "evaluate about ")
+    assert "the limit is 20,000,000" in message and len(message.splitlines()) == 1
