@@ -200,3 +200,11 @@ def test_the_learners_rule_carries_the_right_local_derivative_beside_its_own():
     assert stepper.local_derivatives(w2x2) == ((2.0, None), (-0.3, None))
     # the correct engine: the node's own
     assert Stepper(program.output).local_derivatives(w2x2) == ((2.0, None), (-0.3, None))
+
+
+def test_a_formula_undefined_at_one_point_is_still_taken():
+    from engine.lesson.learn.formula import Formula
+
+    pole = Formula("1/(x - 1)", ("x",))  # undefined at x = 1, where it used to be parsed
+    assert pole(3.0) == 0.5 and pole(0.0) == -1.0
+    assert Formula("log(a - 1) * b", ("a", "b"))(2.0, 3.0) == 0.0

@@ -9,6 +9,11 @@ from engine.language import parse
 MAX_FORMULA_CHARS = 2_000
 
 
+# where a formula is first computed, to parse it: the first at which it can be (its
+# value at the points the learner asks for is computed anew each time)
+PARSE_POINTS = (1.0, 0.5, 2.0, 0.3, 3.7, -0.5, -2.3)
+
+
 class Formula:
     """`text`, one expression in the variables `names` (e.g. 'b' in a and b).
 
@@ -30,17 +35,23 @@ class Formula:
                 raise ExpressionError(f"one expression only: {what} is not part of one",
                                       1, at + 1)
         # the variables are declared as inputs in front of the learner's text, on the
-        # same line, so that an error's column is found by subtracting their length
-        prefix = "".join(f"{name} = 1.0; " for name in self.names)
-        try:
-            self.program = parse(prefix + self.text)
-        except ExpressionError as e:
-            col = max(1, e.col - len(prefix))
-            message = e.message
-            if "is not defined" in message:
-                message = (message.split(":")[0] + f"; this formula may use only "
-                           f"{_listing(self.names)}")
-            raise ExpressionError(message, 1, col) from None
+        # same line, so that an error's column is found by subtracting their length; at
+        # a point where the formula can be computed (1/(x - 1) cannot be at x = 1)
+        first = None
+        for point in PARSE_POINTS:
+            prefix = "".join(f"{name} = {point!r}; " for name in self.names)
+            try:
+                self.program = parse(prefix + self.text)
+                return
+            except ExpressionError as e:
+                if first is None:
+                    first = (e, len(prefix))
+        e, length = first
+        message = e.message
+        if "is not defined" in message:
+            message = (message.split(":")[0] + f"; this formula may use only "
+                       f"{_listing(self.names)}")
+        raise ExpressionError(message, 1, max(1, e.col - length)) from None
 
     def __call__(self, *values: float) -> float:
         """The formula's value at `values` (one per name, in order); ExpressionError if
