@@ -33,9 +33,13 @@ def run(args: argparse.Namespace) -> int:
     text = read_text(args.file)
     accepted(text)
     check_output_file(args.out)  # a bad program is an error here, not a blank picture
-    from gui.screenshot import export_graph
+    from gui.screenshot import PictureError, export_graph
 
-    if not export_graph(args.out, text, max(0, args.steps), args.constants == "nodes"):
+    try:
+        written = export_graph(args.out, text, max(0, args.steps), args.constants == "nodes")
+    except PictureError as e:
+        raise CommandError(f"cannot export to {args.out!r}: {e}") from None
+    if not written:
         raise CommandError(f"cannot write {args.out!r}", EXIT_CANNOT_WRITE)
     print(args.out)
     return 0

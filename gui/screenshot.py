@@ -59,43 +59,27 @@ def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0
     return ok
 
 
+class PictureError(ValueError):
+    """The graph cannot be drawn as the picture asked for: the message gives the sizes."""
+
+
 def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool = False,
                  load=None) -> bool:
     """Open the window offscreen without settings, build `text` (a program that parses;
     or call `load(window)`, which loads a program into it), draw constants as nodes or
     folded, take `steps` steps (clamped to the end) and write the graph scene to `out`
-    (.png, .svg or .json). Returns False if it cannot be written. The window is closed
-    and deleted, so the QApplication can go on to other work."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEvent
+    (.png, .svg or .json, written whole or not at all). Returns False if it cannot be
+    written; PictureError for a PNG too long to draw (gui.graph.export.picture_problem).
+    The window is closed and deleted, so the QApplication can go on to other work."""
     from PySide6.QtWidgets import QApplication
 
-    from gui.app import application
-    from gui.graph.export import write_scene
-    from gui.window.main_window import MainWindow
+    from gui.graph.export import picture_problem, write_scene
+    from gui.offscreen import graph_window
 
-    app = application()
-    window = MainWindow(None, remember=False)
-    try:
-        window.show()
-        if load is not None:
-            load(window)
-        else:
-            window.editor.set_text(text)
-            window.build(text)
-        window.wait_for_build()  # a big program is built in the background
-        QApplication.processEvents()
-        window.graph_tab.wait_for_layout()  # a large graph's layout must land first
-        QApplication.processEvents()
-        window.graph_tab.set_constants_as_nodes(constants_as_nodes)
-        QApplication.processEvents()
-        window.graph_tab.wait_for_layout()
-        QApplication.processEvents()
+    with graph_window(text, load, constants_as_nodes) as window:
         window.session.seek(steps)
         QApplication.processEvents()
+        problem = picture_problem(window.graph_tab.scene, out)
+        if problem is not None:
+            raise PictureError(problem)
         return write_scene(window.graph_tab.scene, out)
-    finally:
-        window.close()
-        window.deleteLater()
-        app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        app.processEvents()

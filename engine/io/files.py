@@ -148,9 +148,10 @@ def remove_stale_temporaries(target: str | os.PathLike) -> list[str]:
     return removed
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write `text` (UTF-8) to `path` so that a crash leaves the old file or the new one:
-    a temporary file beside it is written, flushed and synced, then renamed over it.
+def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write `text` (UTF-8; bytes as they are) to `path` so that a crash leaves the old
+    file or the new one: a temporary file beside it is written, flushed and synced, then
+    renamed over it.
 
     A symbolic link is followed: its target is replaced and the link stays. The
     temporary file is removed if anything fails, and ones a crash left behind are
@@ -168,7 +169,9 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     prefix, suffix = _temp_name_parts(target)
     fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        binary = isinstance(text, bytes)
+        with (os.fdopen(fd, "wb") if binary else
+              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

@@ -22,6 +22,7 @@ from engine.io.files import write_atomic
 
 MARGIN = 20.0
 MAX_PIXELS = 8000  # PNG side limit, so a huge graph cannot exhaust memory
+MIN_PIXELS = 16    # ... and the shortest side a PNG may have
 MIN_POINTS = 16    # points per edge in the JSON, at least
 CURVE_PIECES = 8   # a cubic piece is followed by at least this many straight pieces
 FORMATS = ("png", "svg", "json")
@@ -157,7 +158,7 @@ def write_scene(scene: QGraphicsScene, path: str, stepper=None) -> bool:
         except OSError:
             return False
         return True
-    source = scene.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+    source = _source(scene)
     if lower.endswith(".svg"):
         buffer = QBuffer()  # drawn in memory, so a bad path is a False, not a Qt warning
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -169,18 +170,52 @@ def write_scene(scene: QGraphicsScene, path: str, stepper=None) -> bool:
         painter = QPainter(generator)
         scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
         painter.end()
-        try:
-            with open(path, "wb") as f:
-                f.write(bytes(buffer.data()))
-        except OSError:
-            return False
-        return True
-    scale = min(2.0, MAX_PIXELS / max(source.width(), source.height(), 1.0))
-    image = QImage(int(source.width() * scale), int(source.height() * scale),
-                   QImage.Format.Format_ARGB32)
+        return _write(path, bytes(buffer.data()))
+    if picture_problem(scene, path) is not None:
+        return False
+    width, height = _png_size(source)
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     scene.render(painter, QRectF(image.rect()), source, Qt.AspectRatioMode.KeepAspectRatio)
     painter.end()
-    return image.save(path)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        return False
+    return _write(path, bytes(buffer.data()))
+
+
+def _write(path: str, data: bytes) -> bool:
+    """`data` written whole or not at all (a full disk leaves the old file)."""
+    try:
+        write_atomic(path, data)
+    except OSError:
+        return False
+    return True
+
+
+def _source(scene) -> QRectF:
+    return scene.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+
+
+def _png_size(source: QRectF) -> tuple[int, int]:
+    scale = min(2.0, MAX_PIXELS / max(source.width(), source.height(), 1.0))
+    return int(source.width() * scale), int(source.height() * scale)
+
+
+def picture_problem(scene, path: str) -> str | None:
+    """Why the scene cannot be written to `path` as a PNG (a graph so long that at
+    MAX_PIXELS on its long side its short side is under MIN_PIXELS), with the sizes and
+    the limits; None if it can (or `path` is not a PNG)."""
+    if path.lower().endswith((".svg", ".json")):
+        return None
+    source = _source(scene)
+    width, height = _png_size(source)
+    if min(width, height) >= MIN_PIXELS:
+        return None
+    return (f"the picture would be {width:,} × {height:,} pixels (the graph is "
+            f"{source.width():,.0f} × {source.height():,.0f} units, and a PNG's longer side "
+            f"is at most {MAX_PIXELS:,} pixels): too long for one picture with a side of at "
+            f"least {MIN_PIXELS}; export it as SVG or JSON")
