@@ -39,10 +39,54 @@ def _decades(first: int, last: int) -> list[tuple[float, str]]:
             for k in range(first, last + 1)]
 
 
-def plot_widget(parent=None) -> pg.PlotWidget:
-    """A PlotWidget on a white ground, as every plot of the app is drawn."""
-    widget = pg.PlotWidget(parent, background="w")
+class FittedPlot(pg.PlotWidget):
+    """A PlotWidget whose title breaks onto more lines when it is wider than the plot,
+    rather than push the plot past the widget's edge (where it would be cut)."""
+
+    def resizeEvent(self, event) -> None:
+        if isinstance(getattr(self, "plotItem", None), pg.PlotItem):  # made by then
+            fit_title(self.plotItem, self.viewport().width())
+        super().resizeEvent(event)
+
+
+def plot_widget(parent=None, minimum_height: int = 0) -> pg.PlotWidget:
+    """A PlotWidget on a white ground, as every plot of the app is drawn, at least
+    `minimum_height` pixels tall (a squashed plot crowds its ticks on top of each other)."""
+    widget = FittedPlot(parent, background="w")
+    if minimum_height:
+        widget.setMinimumHeight(minimum_height)
     return widget
+
+
+def fit_title(plot: pg.PlotItem, width: int | None = None) -> None:
+    """Wrap `plot`'s title to the room above its view box in a widget `width` wide (the
+    plot's own widget's when None), centred; one line when it fits."""
+    label = plot.titleLabel
+    if width is None:
+        view = plot.getViewWidget()
+        if view is None:
+            return
+        width = view.viewport().width()
+    for side in ("left", "right"):
+        axis = plot.getAxis(side)
+        if axis.isVisible():
+            width -= axis.width()
+    width = max(40, width - 4)  # the layout's margins
+    item = label.item
+    item.setTextWidth(-1)
+    if item.boundingRect().width() > width:
+        item.setTextWidth(width)
+        option = item.document().defaultTextOption()
+        option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        item.document().setDefaultTextOption(option)
+    label.updateMin()
+    label.resizeEvent(None)
+
+
+def set_title(plot: pg.PlotItem, text: str, **options) -> None:
+    """Set `plot`'s title, wrapped to the plot's width (see fit_title)."""
+    plot.setTitle(text, **options)
+    fit_title(plot)
 
 
 def style(plot: pg.PlotItem) -> None:
@@ -84,9 +128,8 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     failing = sum(r.error_fd > TOLERANCE for r in rows)
     verdict = "all below 1e-9" if not failing else "red is above 1e-9"
     plot.setLabel("bottom", f"|autograd − central difference| (h = 1e-6): {verdict}")
-    plot.setTitle(f"{count(len(rows), 'case')}, worst error {scientific(bad.error_fd)} on "
-                  f"{bad.name}",
-                  color="#111827")
+    set_title(plot, f"{count(len(rows), 'case')}, worst error {scientific(bad.error_fd)} on "
+              f"{bad.name}", color="#111827")
     plot.setXRange(left, math.log10(TOLERANCE) + 0.5, padding=0.02)
     plot.setYRange(-0.7, len(rows) - 0.3, padding=0)
     plot.setMouseEnabled(x=False, y=False)
