@@ -229,7 +229,9 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
 
 
 def modes_ratio(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
-    """Forward ms / reverse ms as bars, one per size, each labelled with its value."""
+    """Forward ms / reverse ms as bars on a log axis, one per size, each labelled with its
+    value: a ratio of 2 and one of 1,000 both show. Each bar rises from a third of a
+    decade below the smallest ratio (or below 1), so that none is flat."""
     ordered = sorted(rows, key=lambda r: r.n)
     if not ordered:
         empty_hint(plot, "forward ÷ reverse, once sizes are timed")
@@ -237,22 +239,26 @@ def modes_ratio(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     plot.clear()
     _axes_back(plot)
     style(plot)
-    plot.setLogMode(x=False, y=False)
+    plot.setLogMode(x=False, y=True)
+    plot.showGrid(x=False, y=True, alpha=0.25)
     plot.setLabel("bottom", "parameters N")
     plot.setLabel("left", "forward ÷ reverse")
     xs = list(range(len(ordered)))
-    plot.addItem(pg.BarGraphItem(x=xs, height=[r.ratio for r in ordered], width=0.7,
+    logs = [math.log10(max(r.ratio, 1e-6)) for r in ordered]
+    base = min(min(logs), 0.0) - 0.35
+    top = max(max(logs), 0.0) + 0.5  # room for the labels above the bars
+    plot.addItem(pg.BarGraphItem(x=xs, y0=[base] * len(xs), y1=logs, width=0.7,
                                  brush=pg.mkBrush(FORWARD), pen=pg.mkPen(None)))
-    for x, r in zip(xs, ordered):
-        text = pg.TextItem(f"{r.ratio:.1f}×", color="#111827", anchor=(0.5, 1.1))
-        text.setPos(x, r.ratio)
+    for x, r, y in zip(xs, ordered, logs):
+        text = pg.TextItem(f"{r.ratio:.1f}×", color="#111827", anchor=(0.5, 1.0))
+        text.setPos(x, y)
         plot.addItem(text)
     plot.getAxis("bottom").setTicks([[(x, f"{r.n:,}") for x, r in zip(xs, ordered)]])
-    plot.addItem(pg.InfiniteLine(pos=1.0, angle=0,
+    plot.getAxis("left").setTicks([_decades(math.ceil(base), math.floor(top))])
+    plot.addItem(pg.InfiniteLine(pos=0.0, angle=0,  # a ratio of 1: the modes cost alike
                                  pen=pg.mkPen(LINE, style=Qt.PenStyle.DashLine)))
-    top = max(r.ratio for r in ordered)
-    plot.setYRange(0, top * 1.15, padding=0)
-    plot.setXRange(-0.6, len(ordered) - 0.4, padding=0)
+    plot.setYRange(base, top, padding=0)
+    plot.setXRange(-0.7, len(ordered) - 0.3, padding=0)  # room for the last label
 
 
 def loss_curve(plot: pg.PlotItem) -> pg.PlotDataItem:
@@ -316,7 +322,9 @@ def decision_surface_items(plot: pg.PlotItem) -> pg.ImageItem:
     """An image of the network's output over the input square with the four XOR points
     marked (blue for target 1, orange for target 0); returns the image to update."""
     style(plot)
-    plot.setAspectLocked(True)
+    # not locked to a square: a locked plot in a tall box shows white bands above 1.25
+    # and below -0.25, where the surface is not computed
+    plot.setAspectLocked(False)
     plot.setLabel("bottom", "x1")
     plot.setLabel("left", "x2")
     image = pg.ImageItem(axisOrder="row-major")

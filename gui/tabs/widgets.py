@@ -49,6 +49,16 @@ def scrolled(widget: QWidget, parent: QWidget) -> QScrollArea:
     return area
 
 
+def scrolling_tab(tab: QWidget, layout) -> None:
+    """Lay `tab` out with `layout`, in a scroll area (see scrolled) that fills it."""
+    inside = QWidget(tab)
+    inside.setLayout(layout)
+    layout.setContentsMargins(0, 0, 0, 0)
+    outer = QVBoxLayout(tab)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.addWidget(scrolled(inside, tab))
+
+
 class ProgramTab(QWidget):
     """A tab that shows something about the current program, worked out only when the
     tab is visible: a new program marks it stale, showing it refreshes it."""

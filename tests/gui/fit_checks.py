@@ -75,6 +75,9 @@ def _label(w: QLabel) -> list[str]:
     if not w.text() or w.pixmap() is not None and not w.pixmap().isNull():
         return []
     room = w.contentsRect()
+    if hasattr(w, "shown_lines"):  # a label that lays out its own lines says what it drew
+        shown = " ".join(w.shown_lines())
+        return [] if shown == w.text() else [f"{_name(w)} shows {shown!r} of {w.text()!r}"]
     if w.wordWrap():
         need = w.heightForWidth(w.width())
         if need > w.height() + SLACK:
@@ -216,7 +219,8 @@ def _plot(w: pg.PlotWidget) -> list[str]:
                                 f"its axis {along:.0f}")
         problems += _ticks(axis, w)
     for item in vb.addedItems:
-        labels = [item.label] if isinstance(item, pg.InfiniteLine) and item.label else []
+        labels = [getattr(item, "label", None)] if isinstance(item, pg.InfiniteLine) else []
+        labels = [label for label in labels if label is not None]
         labels += [item] if isinstance(item, pg.TextItem) else []
         for label in labels:
             if label.isVisible():
