@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -63,7 +64,10 @@ class CodeEditor(QPlainTextEdit):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # long lines wrap: a comment or an expression wider than the dock is read whole,
+        # and an edit at a long line's end never leaves its start scrolled out of sight
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
         self.gutter = _LineNumbers(self)
         self.error_line = 0

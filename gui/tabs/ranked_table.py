@@ -163,17 +163,30 @@ class RankedTable(QTableView):
         if len(rows) != count:
             self.resizeRowsToContents()
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.wrap is not None:
+            self._narrow(self.wrap)
+
     def _narrow(self, column: int) -> None:
-        """`column` two lines high at most, as narrow as that allows."""
+        """`column` on one line where the table has the room, else on two at most, as
+        narrow as that allows."""
         self.setWordWrap(True)
         header = self.horizontalHeader()
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-        texts = self.column_texts(column)
+        texts, metrics = self.column_texts(column), self.fontMetrics()
         # the cell's padding each side, as the delegate lays it out
         pad = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1) + 4
         head = header.fontMetrics().horizontalAdvance(str(self.source.columns[column].header))
-        header.resizeSection(column, max(two_line_width(texts, self.fontMetrics()) + pad,
-                                         head + 2 * pad + 12))  # and the sort arrow
+        least = head + 2 * pad + 12  # and the sort arrow
+        one_line = max([metrics.horizontalAdvance(t) for t in texts] + [0]) + pad
+        others = sum(header.sectionSizeHint(c) for c in range(header.count()) if c != column)
+        if others + one_line > self.viewport().width():
+            one_line = two_line_width(texts, metrics) + pad
+        width = max(one_line, least)
+        if width != header.sectionSize(column):
+            header.resizeSection(column, width)
+            self.resizeRowsToContents()
 
     def column_texts(self, column: int) -> list[str]:
         """The cells of `column` in the order shown."""

@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QListView,
+    QPlainTextEdit,
+    QScrollArea,
     QTableView,
     QTextEdit,
     QWidget,
@@ -157,8 +159,9 @@ def _list(w: QListView) -> list[str]:
 
 
 def _scroll(w: QAbstractScrollArea) -> list[str]:
-    """A text box that wraps has no horizontal scroll bar to hide its text behind."""
-    if isinstance(w, QTextEdit) and w.lineWrapMode() != QTextEdit.LineWrapMode.NoWrap \
+    """No text box, and no tab, hides part of its width behind a horizontal scroll bar
+    (scrolling down a tall page is fine)."""
+    if isinstance(w, (QTextEdit, QPlainTextEdit, QScrollArea)) \
             and w.horizontalScrollBar().isVisible():
         return [f"{_name(w)} scrolls sideways"]
     return []
