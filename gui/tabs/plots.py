@@ -44,9 +44,9 @@ class FittedPlot(pg.PlotWidget):
     rather than push the plot past the widget's edge (where it would be cut)."""
 
     def resizeEvent(self, event) -> None:
-        if isinstance(getattr(self, "plotItem", None), pg.PlotItem):  # made by then
-            fit_title(self.plotItem, self.viewport().width())
         super().resizeEvent(event)
+        if isinstance(getattr(self, "plotItem", None), pg.PlotItem):  # made by then
+            fit_title(self.plotItem)
 
 
 def plot_widget(parent=None, minimum_height: int = 0) -> pg.PlotWidget:
@@ -58,29 +58,40 @@ def plot_widget(parent=None, minimum_height: int = 0) -> pg.PlotWidget:
     return widget
 
 
-def fit_title(plot: pg.PlotItem, width: int | None = None) -> None:
-    """Wrap `plot`'s title to the room above its view box in a widget `width` wide (the
-    plot's own widget's when None), centred; one line when it fits."""
-    label = plot.titleLabel
-    if width is None:
-        view = plot.getViewWidget()
-        if view is None:
-            return
-        width = view.viewport().width()
-    for side in ("left", "right"):
-        axis = plot.getAxis(side)
-        if axis.isVisible():
-            width -= axis.width()
-    width = max(40, width - 4)  # the layout's margins
-    item = label.item
+def _wrap(item, width: float) -> bool:
+    """Wrap the text item `item` to `width`, centred, or unwrap it if it fits; True
+    when that changed its height."""
+    height = item.boundingRect().height()
     item.setTextWidth(-1)
     if item.boundingRect().width() > width:
         item.setTextWidth(width)
         option = item.document().defaultTextOption()
         option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         item.document().setDefaultTextOption(option)
+    return item.boundingRect().height() != height
+
+
+def fit_title(plot: pg.PlotItem) -> None:
+    """Wrap `plot`'s title and its bottom axis's caption to the width of its view box
+    in its widget, centred; one line each when they fit."""
+    label, view = plot.titleLabel, plot.getViewWidget()
+    if view is None:
+        return
+    width = view.viewport().width()
+    for side in ("left", "right"):
+        axis = plot.getAxis(side)
+        if axis.isVisible():
+            width -= axis.width()
+    width = max(40, width - 4)  # the layout's margins
+    _wrap(label.item, width)
     label.updateMin()
     label.resizeEvent(None)
+    bottom = plot.getAxis("bottom")
+    if bottom.isVisible() and bottom.label.isVisible() and _wrap(bottom.label, width):
+        bottom._adjustSize()  # the axis as tall as its caption's lines
+        bottom.resizeEvent(None)
+    if view.centralWidget is plot:  # laid out again in the room the widget has
+        plot.setGeometry(view.range)
 
 
 def set_title(plot: pg.PlotItem, text: str, **options) -> None:
@@ -128,6 +139,7 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     failing = sum(r.error_fd > TOLERANCE for r in rows)
     verdict = "all below 1e-9" if not failing else "red is above 1e-9"
     plot.setLabel("bottom", f"|autograd − central difference| (h = 1e-6): {verdict}")
+    fit_title(plot)
     set_title(plot, f"{count(len(rows), 'case')}, worst error {scientific(bad.error_fd)} on "
               f"{bad.name}", color="#111827")
     plot.setXRange(left, math.log10(TOLERANCE) + 0.5, padding=0.02)
