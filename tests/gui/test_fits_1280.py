@@ -211,3 +211,19 @@ def test_the_program_dock_shows_line_1_whole_and_a_long_lines_start(small_window
     start = QTextCursor(editor.document())
     assert editor.cursorRect(start).left() >= 0  # the line's start is in sight
     assert editor.cursorRect(start).top() >= 0
+
+
+def test_a_wrapped_lines_number_sits_on_its_first_row_and_the_next_below_it(small_window,
+                                                                          qtbot):
+    editor = small_window.editor.editor
+    show(small_window, qtbot, small_window.graph_tab)
+    editor.setPlainText("# " + "a long comment " * 12 + "\nx = 1\ny = x * 2")
+    qtbot.wait(20)
+    row = editor.fontMetrics().lineSpacing()
+    numbers = editor.gutter_numbers(editor.viewport().height())
+    assert [n for n, _ in numbers] == [1, 2, 3]
+    (_, first), (_, second), (_, third) = numbers
+    wrapped_rows = editor.document().firstBlock().layout().lineCount()
+    assert wrapped_rows >= 2  # the comment is wider than the dock
+    assert second - first == pytest.approx(wrapped_rows * row, abs=wrapped_rows + 1)
+    assert third - second == pytest.approx(row, abs=2)
