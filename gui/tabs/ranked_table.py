@@ -135,9 +135,10 @@ class RankedTable(QTableView):
     index is as narrow as two lines allow (a long name breaks onto a second line), so
     that the numbers beside it keep their room."""
 
-    def __init__(self, columns: list[Column], parent=None, wrap: int | None = None):
+    def __init__(self, columns: list[Column], parent=None, wrap: int | None = None,
+                 whole: bool = False):
         super().__init__(parent)
-        self.wrap = wrap
+        self.wrap, self.whole = wrap, whole  # whole: never narrower than its columns
         self.source = RankedModel(columns, self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.source)
@@ -162,6 +163,22 @@ class RankedTable(QTableView):
             self._narrow(self.wrap)
         if len(rows) != count:
             self.resizeRowsToContents()
+        if self.whole:
+            self.setMinimumWidth(self.columns_width())
+
+    def columns_width(self) -> int:
+        """The width that shows every column whole, with a vertical scroll bar."""
+        header = self.horizontalHeader()
+        widths = [header.sectionSize(c) if c == self.wrap and self.wrap is not None
+                  else max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
+                  for c in range(header.count())]
+        if self.wrap is not None and self.wrap < len(widths):
+            texts = self.column_texts(self.wrap)
+            widths[self.wrap] = min(widths[self.wrap], two_line_width(texts, self.fontMetrics())
+                                    + 2 * self.style().pixelMetric(
+                                        QStyle.PixelMetric.PM_FocusFrameHMargin) + 6)
+        return (sum(widths) + 2 * self.frameWidth()
+                + self.verticalScrollBar().sizeHint().width())
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

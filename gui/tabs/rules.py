@@ -67,12 +67,14 @@ class RulesTab(ProgramTab):
                    tip="(f(x+h) − f(x−h)) / 2h with h = 1e-6"),
             Column("|ag − cd|", lambda r: r.error_fd, sci, log=True,
                    tip="|autograd − central difference|: the bars above"),
-            Column("|ag − calculus|", lambda r: r.error_analytic, sci, log=True),
-        ], self, wrap=0)
+            Column("|ag − calc.|", lambda r: r.error_analytic, sci, log=True,
+                   tip="|autograd − calculus|"),
+        ], self, wrap=0, whole=True)
         self.rule_table.setObjectName("rule_table")
         self.rule_table.set_rows(self.rows)
         left = QGroupBox("Every rule, checked three ways (click a column to rank by it)", self)
         box = QVBoxLayout(left)
+        box.setContentsMargins(4, 4, 4, 4)  # each pixel goes to the tables' columns
         box.addWidget(self.rule_plot, 3)
         box.addWidget(why)
         box.addWidget(self.rule_table, 2)
@@ -85,6 +87,7 @@ class RulesTab(ProgramTab):
         self.step_note = WrappedLabel("", self)
         lesson = QGroupBox("Why autodiff is not numerical differentiation", self)
         box = QVBoxLayout(lesson)
+        box.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
         row.addWidget(QLabel("Derivative with respect to:", self))
         row.addWidget(self.input_box, 1)
@@ -103,11 +106,12 @@ class RulesTab(ProgramTab):
             Column("ours", lambda r: r.ours, num),
             Column("TensorFlow", lambda r: r.tensorflow, num, tip="tf.GradientTape, float64"),
             Column("|difference|", lambda r: r.difference, sci, log=True),
-        ], self)
+        ], self, whole=True)
         self.tf_table.setObjectName("tf_table")
         self.float32 = WrappedLabel("", self)
         tf_group = QGroupBox("The same program under TensorFlow (float64)", self)
         box = QVBoxLayout(tf_group)
+        box.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
         row.addWidget(self.tf_status, 1)
         row.addWidget(self.tf_button)
@@ -123,7 +127,7 @@ class RulesTab(ProgramTab):
         split.addWidget(right)
         split.setChildrenCollapsible(False)
         # the rule table's six columns need more room than TensorFlow's four
-        split.setSizes([640, 360])
+        split.setSizes([600, 370])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scrolled(split, self))

@@ -33,9 +33,10 @@ class WrappedLabel(QLabel):
         self._fit()
 
     def _fit(self) -> None:
-        height = self.heightForWidth(self.width()) if self.text() else 0
-        if height != self.minimumHeight():
-            self.setMinimumHeight(max(height, 0))
+        old = self.minimumHeight()
+        self.setMinimumHeight(0)  # a label's height for a width is never below its minimum
+        height = max(self.heightForWidth(self.width()), 0) if self.text() else 0
+        self.setMinimumHeight(height if height != old else old)
 
 
 def scrolled(widget: QWidget, parent: QWidget) -> QScrollArea:

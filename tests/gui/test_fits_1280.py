@@ -57,9 +57,21 @@ def test_graph_tab_shows_its_controls_whole(small_window, qtbot):
     show(small_window, qtbot, small_window.graph_tab)
     assert small_window.graph_tab.phase.text().startswith("ready: ")
     assert cut_texts(small_window) == []
-    small_window.session.seek(10**9)  # the end of the backward pass
+    small_window.session.seek(18)  # mid-way back: the inspector explains a rule
     qtbot.wait(20)
     assert small_window.graph_tab.phase.text().startswith("backward ")
+    assert "upstream" in small_window.inspector.toPlainText() \
+        or "×" in small_window.inspector.toPlainText()
+    assert cut_texts(small_window) == []
+    tab = small_window.graph_tab
+    text = "a = 2.0\nb = a * 3\nc = b * 2\nd = b + c"  # the no-sort bug's example
+    small_window.editor.set_text(text)
+    small_window.build(text)
+    small_window.wait_for_build()
+    tab.engine_box.setCurrentIndex(tab.engine_box.findText("bug: no topological sort"))
+    small_window.session.seek(10**9)  # the bug's wrong gradients, said under the graph
+    qtbot.wait(20)
+    assert tab.problem.isVisible() and tab.problem.text()
     assert cut_texts(small_window) == []
 
 
