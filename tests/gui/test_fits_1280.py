@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QTextCursor
 from PySide6.QtWidgets import QToolButton
 
 from engine.lesson.modes import SIZES, SweepRow
-from gui.jobs.tensorflow_checker import TensorFlowChecker
+from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
 from tests.gui import without_tensorflow
 from tests.gui.fit_checks import cut_texts
 
@@ -81,6 +81,19 @@ def test_rules_tab_shows_its_text_whole(small_window, qtbot):
     qtbot.waitUntil(lambda: "could not be imported" in tab.tf_status.text(), timeout=60_000)
     qtbot.wait(50)
     assert cut_texts(small_window) == []
+
+
+def test_rules_tab_with_tensorflows_rows_shows_them_whole(window, qtbot):
+    pytest.importorskip("tensorflow")
+    window.resize(*SCREEN)
+    tab = window.rules_tab
+    show(window, qtbot, tab)
+    qtbot.waitUntil(lambda: window.checker.state == READY and bool(window.checker.rows),
+                    timeout=120_000)
+    qtbot.waitUntil(lambda: tab.float32.isVisible(), timeout=5_000)  # the lesson's snippet
+    qtbot.wait(100)
+    assert tab.tf_table.model().rowCount() == 6
+    assert cut_texts(window) == []
 
 
 def test_a_plot_title_wraps_rather_than_widen_its_plot(qtbot):
