@@ -45,23 +45,44 @@ def gradients_wrong_at_end(program, stepper) -> str:
     return wrong_gradients_sentence(wrong, gradients_with(program), stepper.engine.blame)
 
 
-class ElidedLabel(QLabel):
-    """A one-line label that ends in … when it has less room than its text needs; its
-    `text()` is the whole text."""
+class PhaseLabel(QLabel):
+    """A label two lines tall whatever it says: its words wrap onto the second line when
+    the first is full, and only a text longer than both ends in …. The height never
+    changes, so the graph below never jumps; `text()` is the whole text."""
+
+    LINES = 2
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(self.minimumWidth(), super().minimumSizeHint().height())
+        return QSize(self.minimumWidth(), self.sizeHint().height())
 
     def sizeHint(self) -> QSize:
-        return QSize(self.minimumWidth(), super().sizeHint().height())
+        lines = self.LINES * self.fontMetrics().lineSpacing()
+        return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 2, lines)
+
+    def shown_lines(self) -> list[str]:
+        """The lines drawn: the words that fit on each, the last ending in … if need be."""
+        metrics, width = self.fontMetrics(), self.width()
+        lines, words = [], self.text().split(" ")
+        while words and len(lines) < self.LINES - 1:
+            line = words.pop(0)
+            while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
+                line += " " + words.pop(0)
+            lines.append(line)
+        rest = " ".join(words)
+        if rest:
+            lines.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
+        return [line for line in lines if line]
 
     def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         painter.setFont(self.font())
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
-                                             self.width())
-        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft
-                                          | Qt.AlignmentFlag.AlignVCenter), text)
+        lines = self.shown_lines()
+        spacing = self.fontMetrics().lineSpacing()
+        top = (self.height() - len(lines) * spacing) // 2
+        for i, line in enumerate(lines):
+            painter.drawText(0, top + i * spacing, self.width(), spacing,
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             line)
 
 
 STEP_ACTIONS = [  # (key, text, shortcut, tip)
@@ -89,6 +110,13 @@ def step_actions(parent, bar: QHBoxLayout) -> dict[str, QAction]:
         bar.addWidget(button)
         actions[key] = action
     actions["play"].setCheckable(True)
+    # as wide as its wider word, so that Pause in place of Play moves nothing beside it
+    play = parent.findChild(QToolButton, "play_button")
+    widths = []
+    for text in ("Pause", "Play"):
+        actions["play"].setText(text)
+        widths.append(play.sizeHint().width())
+    play.setMinimumWidth(max(widths))
     return actions
 
 
@@ -138,16 +166,15 @@ def sync_engine_box(box: QComboBox, session) -> None:
     box.blockSignals(False)
 
 
-def phase_label(parent) -> ElidedLabel:
-    phase = ElidedLabel(parent)
+def phase_label(parent) -> PhaseLabel:
+    phase = PhaseLabel(parent)
     phase.setObjectName("phase")
     phase.setToolTip("Which pass is running, and how many of its steps are taken")
     font = phase.font()
     font.setBold(True)
     phase.setFont(font)
-    # ends in … in a narrow window, instead of widening the window (or wrapping, which
-    # would make the graph below jump as the text changes)
-    phase.setMinimumWidth(phase.fontMetrics().horizontalAdvance("backward 8,888/8,888"))
+    # wraps in a narrow window instead of widening it: "backward" over "8,888/8,888"
+    phase.setMinimumWidth(phase.fontMetrics().horizontalAdvance("8,888/8,888 "))
     return phase
 
 

@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -77,7 +78,10 @@ class CodeEditor(QPlainTextEdit):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # long lines wrap: a comment or an expression wider than the dock is read whole,
+        # and an edit at a long line's end never leaves its start scrolled out of sight
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
         self.gutter = _LineNumbers(self)
         self.error_line = 0
@@ -105,22 +109,30 @@ class CodeEditor(QPlainTextEdit):
         r = self.contentsRect()
         self.gutter.setGeometry(QRect(r.left(), r.top(), self.gutter_width(), r.height()))
 
+    def gutter_numbers(self, bottom: int) -> list[tuple[int, int]]:
+        """(line number, y of its top in the viewport) for each visible line down to
+        `bottom`. A wrapped line takes several rows, and its number sits on the first."""
+        numbers = []
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        while block.isValid():
+            top = round(self.blockBoundingGeometry(block).translated(offset).top())
+            if top > bottom:
+                break
+            if block.isVisible():
+                numbers.append((block.blockNumber() + 1, top))
+            block = block.next()
+        return numbers
+
     def paint_gutter(self, event) -> None:
         painter = QPainter(self.gutter)
         painter.fillRect(event.rect(), QColor("#f3f4f6"))
-        block = self.firstVisibleBlock()
-        number = block.blockNumber() + 1
-        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
         height = self.fontMetrics().height()
-        while block.isValid() and top <= event.rect().bottom():
-            if block.isVisible():
-                painter.setPen(QColor("#dc2626") if number == self.error_line
-                               else QColor("#6b7280"))
-                painter.drawText(0, top, self.gutter.width() - 5, height,
-                                 Qt.AlignmentFlag.AlignRight, str(number))
-            block = block.next()
-            top += round(self.blockBoundingRect(block).height()) if block.isValid() else height
-            number += 1
+        for number, top in self.gutter_numbers(event.rect().bottom()):
+            painter.setPen(QColor("#dc2626") if number == self.error_line
+                           else QColor("#6b7280"))
+            painter.drawText(0, top, self.gutter.width() - 5, height,
+                             Qt.AlignmentFlag.AlignRight, str(number))
         painter.end()
 
     def mark_error(self, line: int, col: int) -> None:

@@ -83,7 +83,6 @@ class GraphTab(QWidget):
         bar.addSpacing(12)
         self.phase = phase_label(self)
         bar.addWidget(self.phase, 1)
-        bar.addStretch(1)
         self.legend = legend_label(self)
         self.problem = problem_label(self)
         self._wrong_at_end: tuple[object, str] | None = None  # (stepper, message), cached

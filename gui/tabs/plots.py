@@ -39,10 +39,65 @@ def _decades(first: int, last: int) -> list[tuple[float, str]]:
             for k in range(first, last + 1)]
 
 
-def plot_widget(parent=None) -> pg.PlotWidget:
-    """A PlotWidget on a white ground, as every plot of the app is drawn."""
-    widget = pg.PlotWidget(parent, background="w")
+class FittedPlot(pg.PlotWidget):
+    """A PlotWidget whose title breaks onto more lines when it is wider than the plot,
+    rather than push the plot past the widget's edge (where it would be cut)."""
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if isinstance(getattr(self, "plotItem", None), pg.PlotItem):  # made by then
+            fit_title(self.plotItem)
+
+
+def plot_widget(parent=None, minimum_height: int = 0) -> pg.PlotWidget:
+    """A PlotWidget on a white ground, as every plot of the app is drawn, at least
+    `minimum_height` pixels tall (a squashed plot crowds its ticks on top of each other)."""
+    widget = FittedPlot(parent, background="w")
+    if minimum_height:
+        widget.setMinimumHeight(minimum_height)
     return widget
+
+
+def _wrap(item, width: float) -> bool:
+    """Wrap the text item `item` to `width`, centred, or unwrap it if it fits; True
+    when that changed its height."""
+    height = item.boundingRect().height()
+    item.setTextWidth(-1)
+    if item.boundingRect().width() > width:
+        item.setTextWidth(width)
+        option = item.document().defaultTextOption()
+        option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        item.document().setDefaultTextOption(option)
+    return item.boundingRect().height() != height
+
+
+def fit_title(plot: pg.PlotItem) -> None:
+    """Wrap `plot`'s title and its bottom axis's caption to the width of its view box
+    in its widget, centred; one line each when they fit."""
+    label, view = plot.titleLabel, plot.getViewWidget()
+    if view is None:
+        return
+    width = view.viewport().width()
+    for side in ("left", "right"):
+        axis = plot.getAxis(side)
+        if axis.isVisible():
+            width -= axis.width()
+    width = max(40, width - 4)  # the layout's margins
+    _wrap(label.item, width)
+    label.updateMin()
+    label.resizeEvent(None)
+    bottom = plot.getAxis("bottom")
+    if bottom.isVisible() and bottom.label.isVisible() and _wrap(bottom.label, width):
+        bottom._adjustSize()  # the axis as tall as its caption's lines
+        bottom.resizeEvent(None)
+    if view.centralWidget is plot:  # laid out again in the room the widget has
+        plot.setGeometry(view.range)
+
+
+def set_title(plot: pg.PlotItem, text: str, **options) -> None:
+    """Set `plot`'s title, wrapped to the plot's width (see fit_title)."""
+    plot.setTitle(text, **options)
+    fit_title(plot)
 
 
 def style(plot: pg.PlotItem) -> None:
@@ -84,9 +139,9 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     failing = sum(r.error_fd > TOLERANCE for r in rows)
     verdict = "all below 1e-9" if not failing else "red is above 1e-9"
     plot.setLabel("bottom", f"|autograd − central difference| (h = 1e-6): {verdict}")
-    plot.setTitle(f"{count(len(rows), 'case')}, worst error {scientific(bad.error_fd)} on "
-                  f"{bad.name}",
-                  color="#111827")
+    fit_title(plot)
+    set_title(plot, f"{count(len(rows), 'case')}, worst error {scientific(bad.error_fd)} on "
+              f"{bad.name}", color="#111827")
     plot.setXRange(left, math.log10(TOLERANCE) + 0.5, padding=0.02)
     plot.setYRange(-0.7, len(rows) - 0.3, padding=0)
     plot.setMouseEnabled(x=False, y=False)
@@ -186,7 +241,9 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
 
 
 def modes_ratio(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
-    """Forward ms / reverse ms as bars, one per size, each labelled with its value."""
+    """Forward ms / reverse ms as bars on a log axis, one per size, each labelled with its
+    value: a ratio of 2 and one of 1,000 both show. Each bar rises from a third of a
+    decade below the smallest ratio (or below 1), so that none is flat."""
     ordered = sorted(rows, key=lambda r: r.n)
     if not ordered:
         empty_hint(plot, "forward ÷ reverse, once sizes are timed")
@@ -194,22 +251,26 @@ def modes_ratio(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     plot.clear()
     _axes_back(plot)
     style(plot)
-    plot.setLogMode(x=False, y=False)
+    plot.setLogMode(x=False, y=True)
+    plot.showGrid(x=False, y=True, alpha=0.25)
     plot.setLabel("bottom", "parameters N")
     plot.setLabel("left", "forward ÷ reverse")
     xs = list(range(len(ordered)))
-    plot.addItem(pg.BarGraphItem(x=xs, height=[r.ratio for r in ordered], width=0.7,
+    logs = [math.log10(max(r.ratio, 1e-6)) for r in ordered]
+    base = min(min(logs), 0.0) - 0.35
+    top = max(max(logs), 0.0) + 0.5  # room for the labels above the bars
+    plot.addItem(pg.BarGraphItem(x=xs, y0=[base] * len(xs), y1=logs, width=0.7,
                                  brush=pg.mkBrush(FORWARD), pen=pg.mkPen(None)))
-    for x, r in zip(xs, ordered):
-        text = pg.TextItem(f"{r.ratio:.1f}×", color="#111827", anchor=(0.5, 1.1))
-        text.setPos(x, r.ratio)
+    for x, r, y in zip(xs, ordered, logs):
+        text = pg.TextItem(f"{r.ratio:.1f}×", color="#111827", anchor=(0.5, 1.0))
+        text.setPos(x, y)
         plot.addItem(text)
     plot.getAxis("bottom").setTicks([[(x, f"{r.n:,}") for x, r in zip(xs, ordered)]])
-    plot.addItem(pg.InfiniteLine(pos=1.0, angle=0,
+    plot.getAxis("left").setTicks([_decades(math.ceil(base), math.floor(top))])
+    plot.addItem(pg.InfiniteLine(pos=0.0, angle=0,  # a ratio of 1: the modes cost alike
                                  pen=pg.mkPen(LINE, style=Qt.PenStyle.DashLine)))
-    top = max(r.ratio for r in ordered)
-    plot.setYRange(0, top * 1.15, padding=0)
-    plot.setXRange(-0.6, len(ordered) - 0.4, padding=0)
+    plot.setYRange(base, top, padding=0)
+    plot.setXRange(-0.7, len(ordered) - 0.3, padding=0)  # room for the last label
 
 
 def loss_curve(plot: pg.PlotItem) -> pg.PlotDataItem:
@@ -273,7 +334,9 @@ def decision_surface_items(plot: pg.PlotItem) -> pg.ImageItem:
     """An image of the network's output over the input square with the four XOR points
     marked (blue for target 1, orange for target 0); returns the image to update."""
     style(plot)
-    plot.setAspectLocked(True)
+    # not locked to a square: a locked plot in a tall box shows white bands above 1.25
+    # and below -0.25, where the surface is not computed
+    plot.setAspectLocked(False)
     plot.setLabel("bottom", "x1")
     plot.setLabel("left", "x2")
     image = pg.ImageItem(axisOrder="row-major")

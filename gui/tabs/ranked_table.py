@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QHeaderView, QStyledItemDelegate, QTableView
+from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
 
 SORT_ROLE = Qt.ItemDataRole.UserRole
 BAR_ROLE = Qt.ItemDataRole.UserRole + 1  # the bar's length, 0..1, or None for no bar
@@ -116,11 +116,29 @@ class BarDelegate(QStyledItemDelegate):
         super().paint(painter, option, index)
 
 
-class RankedTable(QTableView):
-    """A sortable table view with bars, over a RankedModel."""
+def two_line_width(texts, metrics: QFontMetrics) -> int:
+    """The narrowest width at which every text of `texts` fits on at most two lines,
+    broken at a space."""
+    def widest(parts):
+        return max(metrics.horizontalAdvance(p) for p in parts)
 
-    def __init__(self, columns: list[Column], parent=None):
+    def narrowest(text: str) -> int:
+        words = text.split(" ")
+        return min([widest([text])] + [widest([" ".join(words[:i]), " ".join(words[i:])])
+                                       for i in range(1, len(words))])
+
+    return max((narrowest(t) for t in texts), default=0)
+
+
+class RankedTable(QTableView):
+    """A sortable table view with bars, over a RankedModel. With `wrap` the column of that
+    index is as narrow as two lines allow (a long name breaks onto a second line), so
+    that the numbers beside it keep their room."""
+
+    def __init__(self, columns: list[Column], parent=None, wrap: int | None = None,
+                 whole: bool = False):
         super().__init__(parent)
+        self.wrap, self.whole = wrap, whole  # whole: never narrower than its columns
         self.source = RankedModel(columns, self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.source)
@@ -141,7 +159,50 @@ class RankedTable(QTableView):
     def set_rows(self, rows: list) -> None:
         count = self.source.rowCount()
         self.source.set_rows(rows)
+        if self.wrap is not None:
+            self._narrow(self.wrap)
         if len(rows) != count:
+            self.resizeRowsToContents()
+        if self.whole:
+            self.setMinimumWidth(self.columns_width())
+
+    def columns_width(self) -> int:
+        """The width that shows every column whole, with a vertical scroll bar."""
+        header = self.horizontalHeader()
+        widths = [header.sectionSize(c) if c == self.wrap and self.wrap is not None
+                  else max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
+                  for c in range(header.count())]
+        if self.wrap is not None and self.wrap < len(widths):
+            texts = self.column_texts(self.wrap)
+            widths[self.wrap] = min(widths[self.wrap], two_line_width(texts, self.fontMetrics())
+                                    + 2 * self.style().pixelMetric(
+                                        QStyle.PixelMetric.PM_FocusFrameHMargin) + 6)
+        return (sum(widths) + 2 * self.frameWidth()
+                + self.verticalScrollBar().sizeHint().width())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.wrap is not None:
+            self._narrow(self.wrap)
+
+    def _narrow(self, column: int) -> None:
+        """`column` on one line where the table has the room, else on two at most, as
+        narrow as that allows."""
+        self.setWordWrap(True)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+        texts, metrics = self.column_texts(column), self.fontMetrics()
+        # the cell's padding each side, as the delegate lays it out
+        pad = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1) + 4
+        head = header.fontMetrics().horizontalAdvance(str(self.source.columns[column].header))
+        least = head + 2 * pad + 12  # and the sort arrow
+        one_line = max([metrics.horizontalAdvance(t) for t in texts] + [0]) + pad
+        others = sum(header.sectionSizeHint(c) for c in range(header.count()) if c != column)
+        if others + one_line > self.viewport().width():
+            one_line = two_line_width(texts, metrics) + pad
+        width = max(one_line, least)
+        if width != header.sectionSize(column):
+            header.resizeSection(column, width)
             self.resizeRowsToContents()
 
     def column_texts(self, column: int) -> list[str]:

@@ -28,7 +28,7 @@ from gui.jobs.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowCh
 from gui.jobs.tensorflow_checker import MAX_NODES as TF_NODES
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
-from gui.tabs.widgets import ProgramTab
+from gui.tabs.widgets import ProgramTab, WrappedLabel, scrolled
 
 MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 
@@ -54,12 +54,11 @@ class RulesTab(ProgramTab):
         self.checker = checker
 
         # left: the rules
-        self.rule_plot = plots.plot_widget(self)
-        self.rule_plot.setMinimumHeight(260)
+        # 18 rows and more, each name readable, under a title of up to two lines
+        self.rule_plot = plots.plot_widget(self, minimum_height=340)
         self.rows = rule_errors()
         plots.rule_bars(self.rule_plot.getPlotItem(), self.rows)
-        why = QLabel(WHY, self)
-        why.setWordWrap(True)
+        why = WrappedLabel(WHY, self)
         self.rule_table = RankedTable([
             Column("rule", lambda r: r.name),
             Column("autograd", lambda r: r.autograd, num),
@@ -68,12 +67,14 @@ class RulesTab(ProgramTab):
                    tip="(f(x+h) − f(x−h)) / 2h with h = 1e-6"),
             Column("|ag − cd|", lambda r: r.error_fd, sci, log=True,
                    tip="|autograd − central difference|: the bars above"),
-            Column("|ag − calculus|", lambda r: r.error_analytic, sci, log=True),
-        ], self)
+            Column("|ag − calc.|", lambda r: r.error_analytic, sci, log=True,
+                   tip="|autograd − calculus|"),
+        ], self, wrap=0, whole=True)
         self.rule_table.setObjectName("rule_table")
         self.rule_table.set_rows(self.rows)
         left = QGroupBox("Every rule, checked three ways (click a column to rank by it)", self)
         box = QVBoxLayout(left)
+        box.setContentsMargins(4, 4, 4, 4)  # each pixel goes to the tables' columns
         box.addWidget(self.rule_plot, 3)
         box.addWidget(why)
         box.addWidget(self.rule_table, 2)
@@ -82,11 +83,11 @@ class RulesTab(ProgramTab):
         self.input_box = QComboBox(self)
         self.input_box.setToolTip("The input whose derivative is checked")
         self.input_box.currentTextChanged.connect(self._on_input)
-        self.step_plot = plots.plot_widget(self)
-        self.step_note = QLabel(self)
-        self.step_note.setWordWrap(True)
+        self.step_plot = plots.plot_widget(self, minimum_height=190)
+        self.step_note = WrappedLabel("", self)
         lesson = QGroupBox("Why autodiff is not numerical differentiation", self)
         box = QVBoxLayout(lesson)
+        box.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
         row.addWidget(QLabel("Derivative with respect to:", self))
         row.addWidget(self.input_box, 1)
@@ -95,23 +96,22 @@ class RulesTab(ProgramTab):
         box.addWidget(self.step_note)
 
         # right, bottom: TensorFlow
-        self.tf_status = QLabel(self)
+        self.tf_status = WrappedLabel("", self)
         self.tf_status.setObjectName("tf_status")
-        self.tf_status.setWordWrap(True)
         self.tf_button = QPushButton("Check against TensorFlow", self)
         self.tf_button.setToolTip("Run this program under tf.GradientTape in float64")
         self.tf_button.clicked.connect(self.request_check)
         self.tf_table = RankedTable([
             Column("input", lambda r: r.name),
             Column("ours", lambda r: r.ours, num),
-            Column("tf.GradientTape", lambda r: r.tensorflow, num),
+            Column("TensorFlow", lambda r: r.tensorflow, num, tip="tf.GradientTape, float64"),
             Column("|difference|", lambda r: r.difference, sci, log=True),
-        ], self)
+        ], self, whole=True)
         self.tf_table.setObjectName("tf_table")
-        self.float32 = QLabel(self)
-        self.float32.setWordWrap(True)
+        self.float32 = WrappedLabel("", self)
         tf_group = QGroupBox("The same program under TensorFlow (float64)", self)
         box = QVBoxLayout(tf_group)
+        box.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
         row.addWidget(self.tf_status, 1)
         row.addWidget(self.tf_button)
@@ -125,10 +125,12 @@ class RulesTab(ProgramTab):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(left)
         split.addWidget(right)
-        split.setSizes([560, 560])
+        split.setChildrenCollapsible(False)
+        # the rule table's six columns need more room than TensorFlow's four
+        split.setSizes([600, 370])
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(split)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scrolled(split, self))
 
         checker.changed.connect(self._show_tensorflow)
         self._show_tensorflow()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QGroupBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 
 def group_box(title: str, widget: QWidget, parent: QWidget) -> QGroupBox:
@@ -13,6 +13,51 @@ def group_box(title: str, widget: QWidget, parent: QWidget) -> QGroupBox:
     box.setContentsMargins(4, 4, 4, 4)
     box.addWidget(widget)
     return group
+
+
+class WrappedLabel(QLabel):
+    """A word-wrapped label that asks for the height its lines take at its width: a
+    splitter or a scroll area, which do not ask a label its height for a width, would
+    otherwise lay what follows over its last lines."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit()
+
+    def _fit(self) -> None:
+        old = self.minimumHeight()
+        self.setMinimumHeight(0)  # a label's height for a width is never below its minimum
+        height = max(self.heightForWidth(self.width()), 0) if self.text() else 0
+        self.setMinimumHeight(height if height != old else old)
+
+
+def scrolled(widget: QWidget, parent: QWidget) -> QScrollArea:
+    """`widget` in a frameless scroll area: in a window smaller than the widget can be
+    laid out in, the tab scrolls instead of cutting its text or widening the window."""
+    area = QScrollArea(parent)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidgetResizable(True)
+    widget.setContentsMargins(4, 4, 4, 4)
+    area.setWidget(widget)
+    return area
+
+
+def scrolling_tab(tab: QWidget, layout) -> None:
+    """Lay `tab` out with `layout`, in a scroll area (see scrolled) that fills it."""
+    inside = QWidget(tab)
+    inside.setLayout(layout)
+    layout.setContentsMargins(0, 0, 0, 0)
+    outer = QVBoxLayout(tab)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.addWidget(scrolled(inside, tab))
 
 
 class ProgramTab(QWidget):

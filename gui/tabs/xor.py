@@ -36,7 +36,7 @@ from gui.jobs.worker import ProcessWorker
 from gui.tabs import plots
 from gui.tabs.network_view import NetworkView
 from gui.tabs.ranked_table import Column, RankedTable
-from gui.tabs.widgets import group_box
+from gui.tabs.widgets import WrappedLabel, group_box, scrolling_tab
 
 FRAME_MS = 33  # about 30 frames a second, whatever the training speed
 RISES_NOTE = (
@@ -190,10 +190,9 @@ class XorTab(QWidget):
         buttons = QGridLayout()
         for k, key in enumerate(("start", "pause", "step", "reset", "reseed")):
             buttons.addWidget(self.buttons[key], k // 2, k % 2)
-        self.counters = QLabel(self)
+        self.counters = WrappedLabel("", self)
         self.counters.setObjectName("counters")
         self.counters.setTextFormat(Qt.TextFormat.RichText)
-        self.counters.setWordWrap(True)
         self.network = NetworkView(self)
         self.predictions = RankedTable([
             Column("input", lambda r: f"({r[0][0]:g}, {r[0][1]:g})"),
@@ -212,13 +211,12 @@ class XorTab(QWidget):
         controls.setLayout(side)
         controls.setMaximumWidth(320)
 
-        self.loss_plot = plots.plot_widget(self)
+        self.loss_plot = plots.plot_widget(self, minimum_height=200)
         self.loss_curve = plots.loss_curve(self.loss_plot.getPlotItem())
-        self.surface_plot = plots.plot_widget(self)
+        self.surface_plot = plots.plot_widget(self, minimum_height=200)
         self.surface_image = plots.decision_surface_items(self.surface_plot.getPlotItem())
-        self.rises_note = QLabel(RISES_NOTE, self)
+        self.rises_note = WrappedLabel(RISES_NOTE, self)
         self.rises_note.setObjectName("rises_note")
-        self.rises_note.setWordWrap(True)
         self.rises_note.setStyleSheet("color: #4b5563")
         loss_panel = QWidget(self)
         loss_box = QVBoxLayout(loss_panel)
@@ -226,16 +224,18 @@ class XorTab(QWidget):
         loss_box.addWidget(self.loss_plot, 1)
         loss_box.addWidget(self.rises_note)
         charts = QHBoxLayout()
-        charts.addWidget(group_box("Loss (sum over the 4 rows, log axis)", loss_panel, self))
-        charts.addWidget(group_box("Output over the input square: blue ≈ 1, orange ≈ 0; "
-                                   "dots: the 4 rows", self.surface_plot, self))
+        charts.addWidget(group_box("Loss (sum over the 4 rows, log axis)", loss_panel, self), 1)
+        charts.addWidget(surface := group_box("Output over the input square", self.surface_plot,
+                                              self), 1)
+        surface.layout().addWidget(WrappedLabel("Blue ≈ 1, orange ≈ 0; dots: the 4 rows, "
+                                                "coloured by their target.", self))
         right = QVBoxLayout()
         right.addLayout(charts, 1)
         right.addWidget(group_box("Predictions", self.predictions, self))
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
+        layout = QHBoxLayout()
         layout.addWidget(controls)
         layout.addLayout(right, 1)
+        scrolling_tab(self, layout)
 
     # -- training ----------------------------------------------------------------------------
 

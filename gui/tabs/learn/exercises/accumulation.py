@@ -50,16 +50,19 @@ class AccumulateExercise(Exercise):
         self.show_step.clicked.connect(self.show_in_graph)
         self.feedback = Feedback(self)
         self.score = QLabel(self)
-        row = QHBoxLayout()
-        for widget in (QLabel("Program:", self), self.case, QLabel("engine rule:", self),
-                       self.engine, QLabel("a's gradient will be", self), self.prediction,
-                       self.reveal, self.show_step):
-            row.addWidget(widget)
-        row.addStretch(1)
         box = QVBoxLayout(self)
         box.addWidget(intro_label("a = 3. Predict a's gradient before you look: a reaches the "
                              "output along two paths. Try all four combinations.", self))
-        box.addLayout(row)
+        # the case on one row, the prediction on the next: in one they outgrow a 1280 screen
+        for widgets in ((QLabel("Program:", self), self.case, QLabel("engine rule:", self),
+                         self.engine),
+                        (QLabel("a's gradient will be", self), self.prediction, self.reveal,
+                         self.show_step)):
+            row = QHBoxLayout()
+            for widget in widgets:
+                row.addWidget(widget)
+            row.addStretch(1)
+            box.addLayout(row)
         box.addWidget(self.feedback)
         box.addWidget(self.score)
         self._update_score()

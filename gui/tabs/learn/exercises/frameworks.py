@@ -44,8 +44,10 @@ class FrameworksExercise(Exercise):
         self.tf_button.setToolTip("Differentiate the same program with tf.GradientTape "
                                   "(float64) in a separate process and compare")
         self.tf_button.clicked.connect(self.run_check)
-        row.addWidget(self.tf_button)
         row.addStretch(1)
+        check = QHBoxLayout()  # a row of its own: four buttons in one outgrow a 1280 screen
+        check.addWidget(self.tf_button)
+        check.addStretch(1)
         self.code = QPlainTextEdit(self)
         self.code.setReadOnly(True)
         self.code.setFont(monospace())
@@ -62,6 +64,7 @@ class FrameworksExercise(Exercise):
                              "installed, and compare its gradients with the app's. The app's "
                              "own TensorFlow check runs the same graph beside it.", self))
         box.addLayout(row)
+        box.addLayout(check)
         box.addWidget(self.code)
         box.addWidget(self.results)
         box.addWidget(self.table)
