@@ -101,6 +101,16 @@ def output_activation(activation: str) -> str:
     return ops.SIGMOID.name if activation == ops.RELU.name else activation
 
 
+ACTIVATION_TIP = ("The hidden units' activation; the output unit uses the same, except "
+                  "under relu, where it is a sigmoid (a relu output that goes negative on "
+                  "every row is off for good)")
+
+
+def layers_text(activation: str) -> str:
+    """Which activation each layer uses, in words: 'tanh hidden, tanh output'."""
+    return f"{activation} hidden, {output_activation(activation)} output"
+
+
 def layer_activations(sizes: Sequence[int], activation: str) -> list[str]:
     """Each layer's activation: `activation` for the hidden layers, then the output's."""
     layers = len(sizes) - 1

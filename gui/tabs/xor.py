@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -21,19 +20,21 @@ from PySide6.QtWidgets import (
 
 from engine.lesson.history import LossHistory
 from engine.lesson.nn import (
+    ACTIVATION_TIP,
     ACTIVATIONS,
     DEFAULT_EPOCHS,
     DEFAULT_LR,
     DEFAULT_SEED,
     MAX_LR,
     MLP,
-    learning_rate,
+    layers_text,
     not_learned,
     predictions,
     train_xor,
 )
 from gui.jobs.worker import ProcessWorker
 from gui.tabs import plots
+from gui.tabs.learning_rate import LearningRateBox
 from gui.tabs.network_view import NetworkView
 from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import WrappedLabel, group_box, scrolling_tab
@@ -45,65 +46,6 @@ RISES_NOTE = (
     "the far wall and the weights zig-zag across it, the loss rising for dozens of epochs "
     "until they reach a wider part. Long runs can meet such places again: the spikes. A "
     "smaller η smooths them out.")
-
-
-def _shown(value: float) -> str:
-    """0.1, 1e-07, 1e+200: short, and exact when typed back in."""
-    short = f"{value:g}"
-    return short if float(short) == value else repr(value)
-
-
-class LearningRateBox(QLineEdit):
-    """A learning rate typed in any float notation (0.1, 1e-7, 2.5E3) and taken only when
-    the typing is committed (Enter, or leaving the box): a half-typed number never
-    changes it. Up and Down step a quarter of a decade. A text that is not a positive
-    finite number up to MAX_LR is refused: the box shows the value in force again and
-    `refused` carries the reason."""
-
-    valueChanged = Signal(float)
-    refused = Signal(str)
-
-    def __init__(self, value: float, parent=None):
-        super().__init__(parent)
-        self._value = value
-        self.setText(_shown(value))
-        self.editingFinished.connect(self._commit)
-
-    def value(self) -> float:
-        return self._value
-
-    def setValue(self, value: float) -> None:
-        """Take `value` (clamped to (0, MAX_LR]) as if it had been typed."""
-        value = min(float(value), MAX_LR)
-        if value > 0:
-            self._take(value)
-
-    def _take(self, value: float) -> None:
-        self.setText(_shown(value))
-        if value != self._value:
-            self._value = value
-            self.valueChanged.emit(value)
-
-    @Slot()
-    def _commit(self) -> None:
-        text = self.text()
-        if text == _shown(self._value):
-            return
-        try:
-            value = learning_rate(text)
-        except ValueError as e:
-            self.setText(_shown(self._value))
-            self.refused.emit(f"Not changed: {e}. It stays {_shown(self._value)}.")
-            return
-        self._take(value)
-
-    def keyPressEvent(self, event) -> None:
-        steps = {Qt.Key.Key_Up: 1, Qt.Key.Key_Down: -1}.get(event.key())
-        if steps is None:
-            super().keyPressEvent(event)
-            return
-        self._commit()
-        self.setValue(self._value * 10 ** (steps / 4))
 
 
 class XorTab(QWidget):
@@ -160,6 +102,7 @@ class XorTab(QWidget):
         self.hidden.setToolTip("Hidden units")
         self.activation = QComboBox(self)
         self.activation.addItems(ACTIVATIONS)
+        self.activation.setToolTip(ACTIVATION_TIP)
         for box in (self.seed, self.hidden):
             box.valueChanged.connect(self.reset)
         self.activation.currentTextChanged.connect(self.reset)
@@ -390,6 +333,7 @@ class XorTab(QWidget):
             f"<b>epoch</b> {self.epoch:,} &nbsp; <b>loss</b> "
             f"{'—' if last is None else f'{last:.6f}'}<br>"
             f"<b>epochs/s</b> {rate or '—'}<br>"
+            f"<b>layers</b> {layers_text(activation)}<br>"
             f"<b>rises</b> {self.history.rises:,} of {transitions:,} transitions, largest "
             f"{self.history.largest_rise:.6f}"
             + (f"<br><span style='color:#b91c1c'>{self.message}</span>" if self.message

@@ -199,3 +199,11 @@ def test_a_run_that_arrives_in_one_burst_still_has_a_rate(window, qtbot):
     found = re.search(r"<b>epochs/s</b> ([\d,]+)<br>", tab.counters.text())
     assert found, tab.counters.text()
     assert 0 < int(found.group(1).replace(",", "")) < 299 / 0.05
+
+
+def test_the_tab_says_which_activation_each_layer_uses(window, qtbot):
+    tab = open_xor(window, qtbot)
+    assert "<b>layers</b> tanh hidden, tanh output" in tab.counters.text()
+    tab.activation.setCurrentText("relu")
+    assert "<b>layers</b> relu hidden, sigmoid output" in tab.counters.text()
+    assert "except under relu, where it is a sigmoid" in tab.activation.toolTip()
