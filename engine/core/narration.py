@@ -66,3 +66,29 @@ def step_caption(stepper: Stepper, output_name: str | None = None) -> str:
     done = " · done: every gradient is in" if k == stepper.total else ""
     step = stepper.backward_steps[k - n_forward - 1]
     return f"backward {k - n_forward}/{n_backward}: {_backward(step, name)}{done}"
+
+
+def stepping_status(stepper: Stepper, wrong_at_end: str = "") -> str:
+    """The status bar's words for where the stepper is, decided in this one place from
+    its position and its engine: what to press next, or at the end what the pass left
+    (under a bug engine, never 'every gradient is in': `wrong_at_end` says which came
+    out wrong, '' if none did)."""
+    n_forward = len(stepper.forward_steps)
+    k = stepper.position
+    engine = stepper.engine
+    under = "" if engine.is_correct else f" under {engine.name}"
+    if k == 0:
+        return (f"Ready{under}: Right steps the forward pass ({n_forward:,} steps), Space "
+                "plays it; End jumps to the end.")
+    if k <= n_forward:
+        return (f"Forward pass{under}, step {k:,} of {n_forward:,}: Right computes the next "
+                "value, Left takes it back.")
+    if k < stepper.total:
+        return (f"Backward pass{under}, step {k - n_forward:,} of "
+                f"{len(stepper.backward_steps):,}: Right applies the next rule, Left takes "
+                "it back.")
+    if engine.is_correct:
+        return ("End of the backward pass: every gradient is in. Left steps back, Home "
+                "starts again; click a box to read its gradient.")
+    verdict = wrong_at_end or "this time the bug changed no input's gradient."
+    return f"End of the backward pass{under}. {verdict} Home starts again."
