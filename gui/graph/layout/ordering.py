@@ -4,14 +4,30 @@ edges cross: depth-first starting orders, median sweeps, adjacent swaps (transpo
 
 from __future__ import annotations
 
+from gui.graph.layout.mincross import MinCross, breadth_first, contracted, expanded
 from gui.graph.layout.virtual_nodes import LayeredGraph
+
+SMALL = 3_000  # nodes, real and virtual: below this, dot's crossing minimisation
 
 
 def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
-    """Order each layer of `graph` in place so that few edges cross. A small graph is
-    tried from three starting orders (sweeps settle in a local optimum: a long edge
-    drawn below a node stays there even when above would cross nothing)."""
+    """Order each layer of `graph` in place so that few edges cross. A graph of fewer
+    than SMALL nodes (real and virtual) is ordered as dot orders it (`mincross`), from
+    dot's two starting orders and the three depth-first ones below; a bigger one from
+    one depth-first order by `max_sweeps` median sweeps."""
     size = len(graph.rank)
+    if size < SMALL and max_sweeps is None:
+        starts = [breadth_first(graph, False), breadth_first(graph, True)]
+        starts += [[layer[::-1] for layer in start] for start in starts]
+        for start in ("sinks", "sinks reversed", "sources"):
+            graph.layers = [[] for _ in graph.layers]
+            _initial_order(graph, start)
+            starts.append(graph.layers)
+        up, down, kept = contracted(graph)
+        crossing = MinCross(up, down, len(kept))
+        crossing.run([[start[r] for r in kept] for start in starts])
+        graph.layers = expanded(graph, kept, crossing.layers)
+        return
     if max_sweeps is None:
         max_sweeps = 16 if size < 3_000 else 6 if size < 12_000 else 2
     starts = ("sinks", "sinks reversed", "sources") if size < 3_000 else ("sinks",)
