@@ -2,19 +2,17 @@
 (Graphviz lib/dotgen/mincross.c; Gansner, Koutsofios, North and Vo, "A Technique for
 Drawing Directed Graphs", 1993, section 3).
 
-Each pass starts from an initial order (dot's two breadth-first searches, from the
-sources along out-edges and from the sinks along in-edges, and the layout's own
-depth-first walks), improved by adjacent swaps; then up to four iterations of a weighted-
-median sweep (down on even iterations, up on odd ones, ties broken the other way every
-two) each followed by transposition repeated until it gains nothing. The best order of
-all passes, by crossings counted exactly per layer pair, is then iterated further (up to
-24 times, stopping after 8 without gain) and transposed once more.
+From each initial order it is given (ordering.py makes them), adjacent swaps, then up to
+four iterations of a weighted-median sweep (down on even iterations, up on odd ones,
+equal medians swapped on iterations 0 and 1 mod 4), each followed by transposition
+repeated until it gains nothing; crossings are counted exactly per layer pair. The best
+order of all those passes is iterated further (up to 24 times, stopping after 8 without
+gain) and transposed once more. Optionally (small graphs), sifting follows: each node
+moved to its best place in its layer, which dot does not do.
 """
 # Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
-
-from gui.graph.layout.virtual_nodes import LayeredGraph
 
 FIRST_ITERATIONS = 4   # dot's iterations after each initial order (MIN(4, MaxIter))
 MAX_ITERATIONS = 24    # dot's MaxIter
@@ -29,8 +27,11 @@ class MinCross:
     and the crossings between layer r and r + 1 (None once it may have changed). `up`
     and `down` are each node's neighbours in the layer before and after."""
 
-    def __init__(self, up: list[list[int]], down: list[list[int]], n_layers: int):
+    def __init__(self, up: list[list[int]], down: list[list[int]], n_layers: int,
+                 rounds: int | None = None, sifting: bool = False):
         self.up, self.down = up, down
+        self.rounds = rounds  # at most this many rounds of each transposition
+        self.sifting = sifting  # sift once dot's passes are done
         self.layers: list[list[int]] = [[] for _ in range(n_layers)]
         self.position = [0] * len(up)
         self.cached: list[int | None] = [None] * max(0, n_layers - 1)
@@ -63,20 +64,27 @@ class MinCross:
     # -- the passes -------------------------------------------------------------------------
 
     def run(self, starts: list[list[list[int]]]) -> int:
-        """dot's mincross from each initial order in `starts`; leaves the best order in
-        `layers` and returns its crossings."""
+        """dot's mincross from each initial order in `starts` (its first passes), then
+        its last pass from the best of them; leaves the best order in `layers` and
+        returns its crossings."""
         best, best_crossings = None, None
         for layers in starts:
             self.install(layers)
             if self.crossings() > 0:
                 self.transpose(False)
-            found = self.crossings()
-            if best_crossings is None or found <= best_crossings:
-                best, best_crossings = self.saved(), found
+            found, kept = self.crossings(), self.saved()
             if found:
-                best, best_crossings = self._iterate(FIRST_ITERATIONS, best, best_crossings)
+                kept, found = self._iterate(FIRST_ITERATIONS, kept, found)
+            if best_crossings is None or found <= best_crossings:  # a tie: the later, as dot
+                best, best_crossings = kept, found
             if best_crossings == 0:
                 break
+        best_crossings, best = self._finish(best, best_crossings)
+        self.install(best)
+        return best_crossings
+
+    def _finish(self, best, best_crossings: int) -> tuple[int, list[list[int]]]:
+        """dot's last pass from `best`, its last transposition, and sifting."""
         self.install(best)
         if best_crossings:
             best, best_crossings = self._iterate(MAX_ITERATIONS, best, best_crossings)
@@ -84,7 +92,40 @@ class MinCross:
         if best_crossings:
             self.transpose(False)
             best_crossings = self.crossings()
-        return best_crossings
+        while best_crossings and self.sifting and self.sift():
+            self.transpose(False)
+            best_crossings = self.crossings()
+        return best_crossings, self.saved()
+
+    def sift(self) -> bool:
+        """Sifting (Matuszewski, Schönfeld and Molitor), past what dot does: each node
+        in turn, most edges first, moved to the place in its layer where its edges cross
+        fewest; True if that removed a crossing."""
+        up, down, position = self.up, self.down, self.position
+        gained = False
+        for r, layer in enumerate(self.layers):
+            if len(layer) < 2:
+                continue
+            for v in sorted(layer, key=lambda v: (-len(up[v]) - len(down[v]), v)):
+                here = position[v]
+                others = layer[:here] + layer[here + 1:]
+                cost = best_cost = 0  # v's crossings above all the others, less those
+                best_place, cost_here = 0, 0
+                for k, w in enumerate(others):  # v moved from above w to below it
+                    v_above, w_above = pair_crossings(up, down, position, v, w)
+                    cost += w_above - v_above
+                    if cost < best_cost:
+                        best_cost, best_place = cost, k + 1
+                    if k + 1 == here:
+                        cost_here = cost
+                if best_cost < cost_here:
+                    others.insert(best_place, v)
+                    layer[:] = others
+                    for k, w in enumerate(layer):
+                        position[w] = k
+                    self._changed(r)
+                    gained = True
+        return gained
 
     def saved(self) -> list[list[int]]:
         return [list(layer) for layer in self.layers]
@@ -145,7 +186,9 @@ class MinCross:
         (or, with `reverse`, as many but some), over the layers that may still gain,
         until a whole round gains nothing."""
         candidate = [True] * len(self.layers)
-        while True:
+        rounds = 0
+        while self.rounds is None or rounds < self.rounds:
+            rounds += 1
             delta = 0
             for r in range(len(self.layers)):
                 if candidate[r]:
@@ -156,16 +199,22 @@ class MinCross:
     def _transpose_layer(self, r: int, reverse: bool, candidate: list[bool]) -> int:
         layer, position, up, down = self.layers[r], self.position, self.up, self.down
         candidate[r] = False
+        # the neighbours' positions, which no swap in this layer moves
+        sides = [(_places(up[v], position), _places(down[v], position)) for v in layer]
         gain = 0
         for k in range(len(layer) - 1):
-            v, w = layer[k], layer[k + 1]
-            c0 = pair_crossings(up, down, position, v, w)
+            (av, bv), (aw, bw) = sides[k], sides[k + 1]
+            c0, c1 = pair_counts(av, aw)
+            d0, d1 = pair_counts(bv, bw)
+            c0 += d0
             if c0 == 0:
                 continue
-            c1 = pair_crossings(up, down, position, w, v)
+            c1 += d1
             if c1 < c0 or (reverse and c1 == c0):
+                v, w = layer[k], layer[k + 1]
                 layer[k], layer[k + 1] = w, v
                 position[v], position[w] = k + 1, k
+                sides[k], sides[k + 1] = sides[k + 1], sides[k]
                 gain += c0 - c1
                 self._changed(r)
                 candidate[r] = True
@@ -194,7 +243,7 @@ def _bubbled(layer: list[int], values: list[int], reverse: bool) -> list[int]:
     that steps over the others, left in place."""
     end = len(layer)
     for _ in range(len(layer)):
-        lp = 0
+        lp, swapped = 0, False
         while lp < end:
             while lp < end and values[lp] < 0:
                 lp += 1
@@ -208,7 +257,10 @@ def _bubbled(layer: list[int], values: list[int], reverse: bool) -> list[int]:
             if values[lp] > values[rp] or (reverse and values[lp] == values[rp]):
                 layer[lp], layer[rp] = layer[rp], layer[lp]
                 values[lp], values[rp] = values[rp], values[lp]
+                swapped = True
             lp = rp
+        if not swapped:  # sorted, with no two equal to swap: no later pass would swap
+            break
         if not reverse:
             end -= 1
     return layer
@@ -231,20 +283,41 @@ def weighted_median(sorted_positions: list[int]) -> float:
     return (sorted_positions[mid - 1] * right + sorted_positions[mid] * left) / (left + right)
 
 
+def _places(near: list[int], position: list[int]) -> list[int]:
+    """The sorted positions of `near`."""
+    if len(near) == 1:
+        return [position[near[0]]]
+    return sorted([position[u] for u in near])
+
+
 def pair_crossings(up: list[list[int]], down: list[list[int]], position: list[int],
-                   v: int, w: int) -> int:
-    """Crossings between the edges of v and of w (both sides) if v is drawn above w."""
-    count = 0
-    for near in (up, down):
-        nw = near[w]
-        if not nw:
-            continue
-        for a in near[v]:
-            pa = position[a]
-            for b in nw:
-                if pa > position[b]:
-                    count += 1
-    return count
+                   v: int, w: int) -> tuple[int, int]:
+    """Crossings between the edges of v and of w (both sides) with v drawn above w, and
+    with w above v."""
+    above, below = pair_counts(_places(up[v], position), _places(up[w], position))
+    more_above, more_below = pair_counts(_places(down[v], position),
+                                         _places(down[w], position))
+    return above + more_above, below + more_below
+
+
+def pair_counts(sa: list[int], sb: list[int]) -> tuple[int, int]:
+    """Of the pairs (a, b) of two sorted lists, how many have a > b and how many a < b
+    (the crossings of two nodes' edges to the same layer, either node above), merged."""
+    if not sa or not sb:
+        return 0, 0
+    n = len(sb)
+    if len(sa) == 1 and n == 1:
+        a, b = sa[0], sb[0]
+        return (1, 0) if a > b else (0, 1) if a < b else (0, 0)
+    above = below = lower = higher = 0  # b's below a; b's up to a
+    for a in sa:
+        while lower < n and sb[lower] < a:
+            lower += 1
+        while higher < n and sb[higher] <= a:
+            higher += 1
+        above += lower
+        below += n - higher
+    return above, below
 
 
 def layer_crossings(layer: list[int], down: list[list[int]], position: list[int]) -> int:
@@ -273,113 +346,3 @@ def layer_crossings(layer: list[int], down: list[list[int]], position: list[int]
             tree[i] += 1
             i += i & -i
     return count
-
-
-def contracted(graph: LayeredGraph) -> tuple[list, list, list[int]]:
-    """The graph seen through its layers of virtual nodes only (every node one edge in,
-    one out: a label's layer between values and operations, long edges): each kept
-    node's neighbours in the next and previous kept layers, through those (an edge's
-    crossings there are those of the edge drawn straight, once the layer is sorted by
-    `expanded`), and the kept layers' indices."""
-    up, down, layers = graph.up, graph.down, graph.layers
-    see_through = [bool(layer) and all(len(up[v]) == 1 and len(down[v]) == 1 for v in layer)
-                   for layer in layers]
-    kept = [r for r, through in enumerate(see_through) if not through]
-    new_up, new_down = list(up), list(down)
-    for a, b in zip(kept, kept[1:]):
-        if b == a + 1:
-            continue
-        for v in layers[a]:
-            ends = []
-            for w in down[v]:
-                for _ in range(b - a - 1):
-                    w = down[w][0]
-                ends.append(w)
-            new_down[v] = ends
-        for v in layers[b]:
-            starts = []
-            for w in up[v]:
-                for _ in range(b - a - 1):
-                    w = up[w][0]
-                starts.append(w)
-            new_up[v] = starts
-    return new_up, new_down, kept
-
-
-def expanded(graph: LayeredGraph, kept: list[int], ordered: list[list[int]]) -> list:
-    """Every layer of `graph`: the kept ones as `ordered`, each other one sorted by the
-    positions of its edges' ends in the kept layers around it (so that it adds no
-    crossing), then by its neighbour's in the layer before."""
-    layers = [list(layer) for layer in graph.layers]
-    position = [0] * len(graph.rank)
-    for r, layer in zip(kept, ordered):
-        layers[r] = list(layer)
-        for k, v in enumerate(layer):
-            position[v] = k
-    for a, b in zip(kept, kept[1:]):
-        for r in range(a + 1, b):
-            keyed = []
-            for v in layers[r]:
-                u = w = v
-                for _ in range(r - a):
-                    u = graph.up[u][0]
-                for _ in range(b - r):
-                    w = graph.down[w][0]
-                keyed.append((position[u], position[w], position[graph.up[v][0]], v))
-            keyed.sort()  # the last key keeps two edges with the same ends apart
-            layers[r] = [v for *_, v in keyed]
-            for k, v in enumerate(layers[r]):
-                position[v] = k
-    return layers
-
-
-def breadth_first(graph: LayeredGraph, from_sinks: bool) -> list[list[int]]:
-    """dot's build_ranks: a breadth-first search from each source along out-edges (or
-    from each sink along in-edges), the roots taken in dot's node list order (a depth-
-    first walk from node 0 along out-edges then in-edges), each node appended to its
-    layer as it is reached."""
-    n = len(graph.rank)
-    onward = graph.up if from_sinks else graph.down
-    layers: list[list[int]] = [[] for _ in graph.layers]
-    seen = [False] * n
-    for root in node_list(graph):
-        if onward is graph.down and graph.up[root] or from_sinks and graph.down[root]:
-            continue
-        if seen[root]:
-            continue
-        seen[root] = True
-        queue = [root]
-        for v in queue:  # the list grows as it is read: a queue
-            layers[graph.rank[v]].append(v)
-            for u in onward[v]:
-                if not seen[u]:
-                    seen[u] = True
-                    queue.append(u)
-    for v in range(n):  # nothing is left in a graph whose every node has a path to a root
-        if not seen[v]:
-            layers[graph.rank[v]].append(v)
-    return layers
-
-
-def node_list(graph: LayeredGraph) -> list[int]:
-    """dot's order of the nodes (decompose's search_component): depth-first preorder
-    from each node not yet reached, in index order, along out-edges then in-edges."""
-    n = len(graph.rank)
-    seen = [False] * n
-    out = []
-    for start in range(n):
-        if seen[start]:
-            continue
-        seen[start] = True
-        out.append(start)
-        stack = [iter(graph.down[start] + graph.up[start])]
-        while stack:
-            for u in stack[-1]:
-                if not seen[u]:
-                    seen[u] = True
-                    out.append(u)
-                    stack.append(iter(graph.down[u] + graph.up[u]))
-                    break
-            else:
-                stack.pop()
-    return out

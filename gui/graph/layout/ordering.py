@@ -1,32 +1,35 @@
 """Phase 3: the order of the nodes in each layer, real and virtual together, so that few
-edges cross: depth-first starting orders, median sweeps, adjacent swaps (transpose)."""
+edges cross. Up to a few thousand nodes, dot's crossing minimisation (mincross.py) on
+the graph seen through its layers of virtual nodes (see_through.py), from dot's
+breadth-first starting orders (and for a small graph, their mirror images, depth-first
+walks and a few shuffled orders, with sifting); past that, median sweeps from one
+depth-first order."""
 # Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 
-from gui.graph.layout.mincross import MinCross, breadth_first, contracted, expanded
+import random
+
+from gui.graph.layout.mincross import MinCross
+from gui.graph.layout.see_through import contracted, expanded
 from gui.graph.layout.virtual_nodes import LayeredGraph
 
 SMALL = 3_000  # nodes, real and virtual: below this, dot's crossing minimisation
+THOROUGH = 2_500  # up to this cost of a transposition round, more starts and sifting
+RANDOM_STARTS = 8  # shuffled starting orders (a fixed seed) of a graph that small
+FAST_ROUNDS = 8  # rounds of each transposition of a bigger graph
 
 
 def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
     """Order each layer of `graph` in place so that few edges cross. A graph of fewer
-    than SMALL nodes (real and virtual) is ordered as dot orders it (`mincross`), from
-    dot's two starting orders and the three depth-first ones below; a bigger one from
-    one depth-first order by `max_sweeps` median sweeps."""
+    than SMALL nodes (real and virtual) is ordered as dot orders it (`mincross`) on the
+    graph seen through its layers of virtual nodes: from dot's two starting orders, and
+    if small enough from their mirror images, the three depth-first ones below and a
+    few shuffled ones too, with sifting at the end. A bigger graph is ordered from one
+    depth-first order by `max_sweeps` median sweeps."""
     size = len(graph.rank)
     if size < SMALL and max_sweeps is None:
-        starts = [breadth_first(graph, False), breadth_first(graph, True)]
-        starts += [[layer[::-1] for layer in start] for start in starts]
-        for start in ("sinks", "sinks reversed", "sources"):
-            graph.layers = [[] for _ in graph.layers]
-            _initial_order(graph, start)
-            starts.append(graph.layers)
-        up, down, kept = contracted(graph)
-        crossing = MinCross(up, down, len(kept))
-        crossing.run([[start[r] for r in kept] for start in starts])
-        graph.layers = expanded(graph, kept, crossing.layers)
+        _mincross(graph)
         return
     if max_sweeps is None:
         max_sweeps = 16 if size < 3_000 else 6 if size < 12_000 else 2
@@ -41,6 +44,28 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
         if found == 0:
             break
     graph.layers = best
+
+
+def _mincross(graph: LayeredGraph) -> None:
+    starts = [breadth_first(graph, False), breadth_first(graph, True)]
+    up, down, kept = contracted(graph, starts[0])
+    # what a round of transposition costs: each layer's width times its edges
+    cost = sum(len(starts[0][r]) * sum(len(up[v]) + len(down[v]) for v in starts[0][r])
+               for r in kept)
+    thorough = cost <= THOROUGH
+    if thorough:
+        starts += [[layer[::-1] for layer in start] for start in starts]
+        for start in ("sinks", "sinks reversed", "sources"):
+            graph.layers = [[] for _ in graph.layers]
+            _initial_order(graph, start)
+            starts.append(graph.layers)
+        shuffle = random.Random(23)
+        starts += [[shuffle.sample(layer, len(layer)) for layer in starts[0]]
+                   for _ in range(RANDOM_STARTS)]
+    crossing = MinCross(up, down, len(kept), rounds=None if thorough else FAST_ROUNDS,
+                        sifting=thorough)
+    crossing.run([[start[r] for r in kept] for start in starts])
+    graph.layers = expanded(graph, starts[0], kept, crossing.layers)
 
 
 def _sweep(graph: LayeredGraph, max_sweeps: int) -> tuple[list[list[int]], int]:
@@ -227,3 +252,55 @@ def _inversions(sequence: list[int]) -> int:
             i += i & -i
         seen += 1
     return count
+
+
+def breadth_first(graph: LayeredGraph, from_sinks: bool) -> list[list[int]]:
+    """dot's build_ranks: a breadth-first search from each source along out-edges (or
+    from each sink along in-edges), the roots taken in dot's node list order (a depth-
+    first walk from node 0 along out-edges then in-edges), each node appended to its
+    layer as it is reached."""
+    n = len(graph.rank)
+    onward = graph.up if from_sinks else graph.down
+    layers: list[list[int]] = [[] for _ in graph.layers]
+    seen = [False] * n
+    for root in node_list(graph):
+        if onward is graph.down and graph.up[root] or from_sinks and graph.down[root]:
+            continue
+        if seen[root]:
+            continue
+        seen[root] = True
+        queue = [root]
+        for v in queue:  # the list grows as it is read: a queue
+            layers[graph.rank[v]].append(v)
+            for u in onward[v]:
+                if not seen[u]:
+                    seen[u] = True
+                    queue.append(u)
+    for v in range(n):  # nothing is left in a graph whose every node has a path to a root
+        if not seen[v]:
+            layers[graph.rank[v]].append(v)
+    return layers
+
+
+def node_list(graph: LayeredGraph) -> list[int]:
+    """dot's order of the nodes (decompose's search_component): depth-first preorder
+    from each node not yet reached, in index order, along out-edges then in-edges."""
+    n = len(graph.rank)
+    seen = [False] * n
+    out = []
+    for start in range(n):
+        if seen[start]:
+            continue
+        seen[start] = True
+        out.append(start)
+        stack = [iter(graph.down[start] + graph.up[start])]
+        while stack:
+            for u in stack[-1]:
+                if not seen[u]:
+                    seen[u] = True
+                    out.append(u)
+                    stack.append(iter(graph.down[u] + graph.up[u]))
+                    break
+            else:
+                stack.pop()
+    return out
