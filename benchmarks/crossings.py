@@ -83,39 +83,47 @@ def program_graph(text: str, folded: bool) -> tuple[list, list]:
     return spec.sizes, spec.edges
 
 
-def grouped_mlp_graph(points: int = 100, budget: int = 49) -> tuple[list, list]:
-    """The sizes and edges of the first grouped picture of micrograd's demo MLP (`points`
-    samples, 65,818 nodes at 100), as the window makes it (grouping, first expansion at a
-    1100 x 700 view's budget, the readable quotient), constants folded. Edge labels get
-    the size of a placeholder's: they do not change the ranks."""
+def grouped_mlp_graphs(budgets=(49, 120, 300), points: int = 100) -> list[tuple]:
+    """The first grouped picture of micrograd's demo MLP (tests/foreign_models.py,
+    `points` samples, 65,818 nodes at 100) imported as `debug(demo.loss)` imports it and
+    shown as the window shows it: grouped, the first expansion at each of `budgets`
+    units (49: a 1100 x 700 view), its readable quotient, constants folded. Returns
+    (units shown, sizes, edges) per budget. Edge labels get a placeholder's size: they
+    do not move ranks."""
     from types import SimpleNamespace
 
+    from engine.core.value import topological_order
+    from engine.io.graph_import import import_graph
     from gui.graph.background_drawing import _readable
     from gui.graph.grouped import Shown, renumbered
     from gui.graph.groups import arrays_of, group_graph, initial_expansion
     from gui.graph.spec import quotient_spec
     from gui.jobs.group_child import GROUP_FROM
-    from tests.graph_models import graph_of, micrograd_mlp
+    from tests.foreign_models import micrograd_demo
+    from tests.graph_models import roles_of
 
-    nodes, roles = graph_of(micrograd_mlp(points).loss)
-    arrays = arrays_of(nodes, roles)
-    grouping = group_graph(arrays, GROUP_FROM)
-    order = list(grouping.order)
-    arrays, grouping = renumbered(arrays, grouping)
-    ordered = [nodes[i] for i in order]
+    demo = micrograd_demo(points)
+    nodes = topological_order(import_graph(demo.loss, scope=[{"demo": demo}]).program.output)
+    roles = roles_of(nodes)
+    grouping = group_graph(arrays_of(nodes, roles), GROUP_FROM)
+    ordered = [nodes[i] for i in grouping.order]
+    arrays, grouping = renumbered(arrays_of(nodes, roles), grouping)
     stepper = SimpleNamespace(forward_steps=ordered, backward_steps=[])
-    shown = Shown(stepper, arrays, grouping, initial_expansion(grouping, budget))
-    shown.index = {v: i for i, v in enumerate(ordered)}
-    for _ in shown.quotient_steps():
-        pass
-    steps = _readable(shown)
-    try:
-        while True:
-            next(steps)
-    except StopIteration as done:
-        shown = done.value
-    spec = quotient_spec(shown, roles, True)
-    return spec.sizes, spec.edges
+    graphs = []
+    for budget in budgets:
+        shown = Shown(stepper, arrays, grouping, initial_expansion(grouping, budget))
+        shown.index = {v: i for i, v in enumerate(ordered)}
+        for _ in shown.quotient_steps():
+            pass
+        steps = _readable(shown)
+        try:
+            while True:
+                next(steps)
+        except StopIteration as done:
+            shown = done.value
+        spec = quotient_spec(shown, roles, True)
+        graphs.append((len(shown.quotient.units), spec.sizes, spec.edges))
+    return graphs
 
 
 # -- counting ------------------------------------------------------------------------------
@@ -238,11 +246,11 @@ def measure(quick: bool = False) -> list[dict]:
                      "nodes": len(sizes), "edges": len(edges), "ours": found,
                      "dot": dots(sizes, edges), "layout_ms": took * 1e3})
     if not quick:
-        sizes, edges = grouped_mlp_graph()
-        found, took = ours(sizes, edges)
-        rows.append({"graph": "MLP(2,[16,16,1]) 100 points, grouped", "constants": "folded",
-                     "nodes": len(sizes), "edges": len(edges), "ours": found,
-                     "dot": dots(sizes, edges), "layout_ms": took * 1e3})
+        for units, sizes, edges in grouped_mlp_graphs():
+            found, took = ours(sizes, edges)
+            rows.append({"graph": f"micrograd MLP, 100 points: {units} units",
+                         "constants": "folded", "nodes": len(sizes), "edges": len(edges),
+                         "ours": found, "dot": dots(sizes, edges), "layout_ms": took * 1e3})
     return rows
 
 

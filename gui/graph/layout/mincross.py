@@ -28,10 +28,10 @@ class MinCross:
     and `down` are each node's neighbours in the layer before and after."""
 
     def __init__(self, up: list[list[int]], down: list[list[int]], n_layers: int,
-                 rounds: int | None = None, sifting: bool = False):
+                 rounds: int | None = None):
         self.up, self.down = up, down
         self.rounds = rounds  # at most this many rounds of each transposition
-        self.sifting = sifting  # sift once dot's passes are done
+        self.sifting = False  # sift once dot's passes are done
         self.layers: list[list[int]] = [[] for _ in range(n_layers)]
         self.position = [0] * len(up)
         self.cached: list[int | None] = [None] * max(0, n_layers - 1)
@@ -63,23 +63,27 @@ class MinCross:
 
     # -- the passes -------------------------------------------------------------------------
 
-    def run(self, starts: list[list[list[int]]]) -> int:
+    def run(self, starts: list[list[list[int]]], finalists: int = 1) -> int:
         """dot's mincross from each initial order in `starts` (its first passes), then
-        its last pass from the best of them; leaves the best order in `layers` and
-        returns its crossings."""
-        best, best_crossings = None, None
-        for layers in starts:
+        its last pass from the best of them (from each of the best `finalists`, keeping
+        the best end); leaves the best order in `layers` and returns its crossings."""
+        tried = []
+        for k, layers in enumerate(starts):
             self.install(layers)
             if self.crossings() > 0:
                 self.transpose(False)
             found, kept = self.crossings(), self.saved()
             if found:
                 kept, found = self._iterate(FIRST_ITERATIONS, kept, found)
-            if best_crossings is None or found <= best_crossings:  # a tie: the later, as dot
-                best, best_crossings = kept, found
-            if best_crossings == 0:
+            tried.append((found, -k, kept))  # of equal ones the later first, as dot keeps
+            if found == 0:
                 break
-        best_crossings, best = self._finish(best, best_crossings)
+        tried.sort(key=lambda t: t[:2])
+        best, best_crossings = None, None
+        for found, _, kept in tried[:finalists]:
+            found, kept = self._finish(kept, found)
+            if best_crossings is None or found < best_crossings:
+                best, best_crossings = kept, found
         self.install(best)
         return best_crossings
 

@@ -15,25 +15,35 @@ from gui.graph.layout.see_through import contracted, expanded
 from gui.graph.layout.virtual_nodes import LayeredGraph
 
 SMALL = 3_000  # nodes, real and virtual: below this, dot's crossing minimisation
-THOROUGH = 2_500  # up to this cost of a transposition round, more starts and sifting
-RANDOM_STARTS = 8  # shuffled starting orders (a fixed seed) of a graph that small
+THOROUGH = 8_000  # up to this cost of a transposition round, a graph is small
+FEW = 40  # a small graph crossing this often or less after dot's passes: more starts
+RANDOM_STARTS = 8  # shuffled starting orders (a fixed seed) of such a graph
+FINALISTS = 3  # of those starts, the best taken on to dot's last pass
+SWEEPS = 16  # median sweeps from each depth-first start of such a graph
 FAST_ROUNDS = 8  # rounds of each transposition of a bigger graph
 
 
 def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
     """Order each layer of `graph` in place so that few edges cross. A graph of fewer
     than SMALL nodes (real and virtual) is ordered as dot orders it (`mincross`) on the
-    graph seen through its layers of virtual nodes: from dot's two starting orders, and
-    if small enough from their mirror images, the three depth-first ones below and a
-    few shuffled ones too, with sifting at the end. A bigger graph is ordered from one
-    depth-first order by `max_sweeps` median sweeps."""
+    graph seen through its layers of virtual nodes, from dot's two starting orders; a
+    small one that still crosses a little is tried again from more (their mirror
+    images, the three depth-first walks, shuffled orders, the order median sweeps find
+    and the best so far) with sifting, so it never crosses more than either. A bigger
+    graph, or given `max_sweeps`, is ordered by median sweeps from depth-first walks."""
     size = len(graph.rank)
     if size < SMALL and max_sweeps is None:
         _mincross(graph)
         return
     if max_sweeps is None:
-        max_sweeps = 16 if size < 3_000 else 6 if size < 12_000 else 2
+        max_sweeps = 6 if size < 12_000 else 2
     starts = ("sinks", "sinks reversed", "sources") if size < 3_000 else ("sinks",)
+    graph.layers = _swept(graph, starts, max_sweeps)
+
+
+def _swept(graph: LayeredGraph, starts, max_sweeps: int) -> list[list[int]]:
+    """The order with fewest crossings that median sweeps find from each depth-first
+    start (the order this layout used before dot's, still that of big graphs)."""
     best, best_crossings = None, None
     for start in starts:
         graph.layers = [[] for _ in graph.layers]
@@ -43,28 +53,34 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
             best, best_crossings = layers, found
         if found == 0:
             break
-    graph.layers = best
+    return best
 
 
 def _mincross(graph: LayeredGraph) -> None:
+    """dot's passes from its two starts; then for a small graph that still crosses a
+    little, the same from more starts and the best order so far, with sifting."""
     starts = [breadth_first(graph, False), breadth_first(graph, True)]
     up, down, kept = contracted(graph, starts[0])
     # what a round of transposition costs: each layer's width times its edges
     cost = sum(len(starts[0][r]) * sum(len(up[v]) + len(down[v]) for v in starts[0][r])
                for r in kept)
-    thorough = cost <= THOROUGH
-    if thorough:
-        starts += [[layer[::-1] for layer in start] for start in starts]
+    small = cost <= THOROUGH
+    crossing = MinCross(up, down, len(kept), rounds=None if small else FAST_ROUNDS)
+    found = crossing.run([[start[r] for r in kept] for start in starts])
+    if small and 0 < found <= FEW:
+        more = [[layer[::-1] for layer in start] for start in starts]
         for start in ("sinks", "sinks reversed", "sources"):
             graph.layers = [[] for _ in graph.layers]
             _initial_order(graph, start)
-            starts.append(graph.layers)
+            more.append(graph.layers)
         shuffle = random.Random(23)
-        starts += [[shuffle.sample(layer, len(layer)) for layer in starts[0]]
-                   for _ in range(RANDOM_STARTS)]
-    crossing = MinCross(up, down, len(kept), rounds=None if thorough else FAST_ROUNDS,
-                        sifting=thorough)
-    crossing.run([[start[r] for r in kept] for start in starts])
+        more += [[shuffle.sample(layer, len(layer)) for layer in starts[0]]
+                 for _ in range(RANDOM_STARTS)]
+        # and the order median sweeps find: whatever dot's passes do, never worse
+        more.append(_swept(graph, ("sinks", "sinks reversed", "sources"), SWEEPS))
+        best = crossing.saved()
+        crossing.sifting = True
+        crossing.run([[start[r] for r in kept] for start in more] + [best], FINALISTS)
     graph.layers = expanded(graph, starts[0], kept, crossing.layers)
 
 
