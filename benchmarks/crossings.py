@@ -8,7 +8,9 @@ of the nodes' centres (left to right); every edge is followed from its source's 
 to its target's, and two edges cross between two adjacent columns when their heights
 swap between them (two edges sharing an end do not cross there). dot is given every
 node's size, rankdir=LR and minlen=2 on a labelled edge (the layout makes such an edge
-span two layers, as dot does for a label), and read back with `dot -Tplain`.
+span two layers, as dot does for a label), and read back with `dot -Tplain`; past 200
+nodes with nslimit=2, which bounds only dot's placement, run after its ordering and
+keeping it (without, the 299-unit MLP takes dot minutes).
 
 dot comes from Debian's `graphviz` package (`apt-get install graphviz`); without it the
 benchmark says so and measures only our side. Run: `python -m benchmarks.crossings`.
@@ -27,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PRESETS = ROOT / "assets" / "presets"
 POINTS_PER_INCH = 72.0
+DOT_TIMEOUT = 300  # s: dot on a graph that takes longer is reported as "-"
 
 
 # -- the corpus -----------------------------------------------------------------------------
@@ -198,6 +201,8 @@ def ours(sizes, edges) -> tuple[int, float]:
 def dot_source(sizes, edges) -> str:
     lines = ["digraph G {", "rankdir=LR;",
              'node [shape=box, fixedsize=true, label=""];']
+    if len(sizes) > 200:  # dot's placement (after its ordering) takes minutes without
+        lines.append("nslimit=2;")
     for k, (w, h) in enumerate(sizes):
         lines.append(f"n{k} [width={w / POINTS_PER_INCH:.4f}, height={h / POINTS_PER_INCH:.4f}];")
     for u, v, label in edges:
@@ -210,8 +215,11 @@ def dots(sizes, edges) -> int | None:
     """dot's crossings on the same graph, or None without dot."""
     if shutil.which("dot") is None:
         return None
-    out = subprocess.run(["dot", "-Tplain"], input=dot_source(sizes, edges), text=True,
-                         capture_output=True, check=True).stdout
+    try:
+        out = subprocess.run(["dot", "-Tplain"], input=dot_source(sizes, edges), text=True,
+                             capture_output=True, check=True, timeout=DOT_TIMEOUT).stdout
+    except subprocess.TimeoutExpired:
+        return None
     centers: list[tuple[float, float]] = [(0.0, 0.0)] * len(sizes)
     paths: dict[tuple[int, int], list] = {}
     for line in out.splitlines():
