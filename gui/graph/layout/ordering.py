@@ -59,7 +59,8 @@ def _swept(graph: LayeredGraph, starts, max_sweeps: int) -> list[list[int]]:
 def _mincross(graph: LayeredGraph) -> None:
     """dot's passes from its two starts; then for a small graph that still crosses a
     little, the same from more starts and the best order so far, with sifting."""
-    starts = [breadth_first(graph, False), breadth_first(graph, True)]
+    nodes = node_list(graph)
+    starts = [breadth_first(graph, False, nodes), breadth_first(graph, True, nodes)]
     up, down, kept = contracted(graph, starts[0])
     # what a round of transposition costs: each layer's width times its edges
     cost = sum(len(starts[0][r]) * sum(len(up[v]) + len(down[v]) for v in starts[0][r])
@@ -270,7 +271,8 @@ def _inversions(sequence: list[int]) -> int:
     return count
 
 
-def breadth_first(graph: LayeredGraph, from_sinks: bool) -> list[list[int]]:
+def breadth_first(graph: LayeredGraph, from_sinks: bool,
+                  nodes: list[int] | None = None) -> list[list[int]]:
     """dot's build_ranks: a breadth-first search from each source along out-edges (or
     from each sink along in-edges), the roots taken in dot's node list order (a depth-
     first walk from node 0 along out-edges then in-edges), each node appended to its
@@ -279,7 +281,7 @@ def breadth_first(graph: LayeredGraph, from_sinks: bool) -> list[list[int]]:
     onward = graph.up if from_sinks else graph.down
     layers: list[list[int]] = [[] for _ in graph.layers]
     seen = [False] * n
-    for root in node_list(graph):
+    for root in node_list(graph) if nodes is None else nodes:
         if onward is graph.down and graph.up[root] or from_sinks and graph.down[root]:
             continue
         if seen[root]:

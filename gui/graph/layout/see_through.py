@@ -51,16 +51,18 @@ def expanded(graph: LayeredGraph, layers: list[list[int]], kept: list[int],
         layers[r] = list(layer)
         for k, v in enumerate(layer):
             position[v] = k
+    up, down = graph.up, graph.down
+    top, bottom = list(range(len(graph.rank))), list(range(len(graph.rank)))
     for a, b in zip(kept, kept[1:]):
-        for r in range(a + 1, b):
-            keyed = []
+        for r in range(a + 1, b):  # each edge's end in layer a, carried along
             for v in layers[r]:
-                u = w = v
-                for _ in range(r - a):
-                    u = graph.up[u][0]
-                for _ in range(b - r):
-                    w = graph.down[w][0]
-                keyed.append((position[u], position[w], position[graph.up[v][0]], v))
+                top[v] = top[up[v][0]]
+        for r in range(b - 1, a, -1):  # and in layer b
+            for v in layers[r]:
+                bottom[v] = bottom[down[v][0]]
+        for r in range(a + 1, b):
+            keyed = [(position[top[v]], position[bottom[v]], position[up[v][0]], v)
+                     for v in layers[r]]
             keyed.sort()  # the last key keeps two edges with the same ends apart
             layers[r] = [v for *_, v in keyed]
             for k, v in enumerate(layers[r]):
