@@ -282,10 +282,8 @@ def breadth_first(graph: LayeredGraph, from_sinks: bool,
     layers: list[list[int]] = [[] for _ in graph.layers]
     seen = [False] * n
     for root in node_list(graph) if nodes is None else nodes:
-        if onward is graph.down and graph.up[root] or from_sinks and graph.down[root]:
-            continue
-        if seen[root]:
-            continue
+        if seen[root] or (graph.down[root] if from_sinks else graph.up[root]):
+            continue  # reached already, or not a sink (a source)
         seen[root] = True
         queue = [root]
         for v in queue:  # the list grows as it is read: a queue
