@@ -1,7 +1,8 @@
 """The order of the layers (gui/graph/layout/ordering.py, mincross.py, see_through.py), on
 plain data: crossings counted exactly, the layers of virtual nodes seen through without
-adding any, and as few crossings as a person finds by hand on small programs (dot is
-not needed: benchmarks/crossings.py compares with it)."""
+adding any, and as few crossings as a person finds by hand on small programs, the XOR
+row's also as the Graph tab draws it (dot is not needed: benchmarks/crossings.py
+compares with it)."""
 
 import itertools
 import random
@@ -159,3 +160,19 @@ def test_dots_breadth_first_start_draws_a_tree_without_crossings():
     graph = layered(program_parents(PRESETS["neuron"]))
     graph.layers = breadth_first(graph, from_sinks=True)
     assert crossings(graph, positions(graph.layers)) == 0
+
+
+def test_the_xor_row_is_drawn_crossing_once(window):
+    # the same count read from the drawing the Graph tab shows (the export's paths), at
+    # the end of the backward pass with every label shown, constants folded
+    from gui.graph.export import graph_records
+    from tests.gui.graph_geometry import crossings as drawn_crossings
+    from tests.gui.graph_geometry import edges_through_boxes
+
+    assert window.build((PRESET_DIR / "07-xor-row.expr").read_text(encoding="utf-8"))
+    window.graph_tab.wait_for_layout()
+    window.session.run_to_end()
+    graph = graph_records(window.graph_tab.scene)
+    assert len(graph["edges"]) == 47
+    assert drawn_crossings(graph) == 1
+    assert edges_through_boxes(graph) == []
