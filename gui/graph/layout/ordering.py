@@ -21,6 +21,9 @@ RANDOM_STARTS = 8  # shuffled starting orders (a fixed seed) of such a graph
 FINALISTS = 3  # of those starts, the best taken on to dot's last pass
 SWEEPS = 16  # median sweeps from each depth-first start of such a graph
 FAST_ROUNDS = 8  # rounds of each transposition of a bigger graph
+AS_BEFORE = 6_000  # up to this cost of the whole graph's round, the order median sweeps
+# find is kept if it crosses nothing: a small graph that did not cross looks as before
+DFS_STARTS = ("sinks", "sinks reversed", "sources")
 
 
 def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
@@ -29,7 +32,8 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
     graph seen through its layers of virtual nodes, from dot's two starting orders; a
     small one that still crosses a little is tried again from more (their mirror
     images, the three depth-first walks, shuffled orders, the order median sweeps find
-    and the best so far) with sifting, so it never crosses more than either. A bigger
+    and the best so far) with sifting, so it never crosses more than either; a very
+    small one that median sweeps draw without a crossing keeps their order. A bigger
     graph, or given `max_sweeps`, is ordered by median sweeps from depth-first walks."""
     size = len(graph.rank)
     if size < SMALL and max_sweeps is None:
@@ -37,8 +41,7 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
         return
     if max_sweeps is None:
         max_sweeps = 6 if size < 12_000 else 2
-    starts = ("sinks", "sinks reversed", "sources") if size < 3_000 else ("sinks",)
-    graph.layers = _swept(graph, starts, max_sweeps)
+    graph.layers = _swept(graph, DFS_STARTS if size < 3_000 else DFS_STARTS[:1], max_sweeps)
 
 
 def _swept(graph: LayeredGraph, starts, max_sweeps: int) -> list[list[int]]:
@@ -59,30 +62,42 @@ def _swept(graph: LayeredGraph, starts, max_sweeps: int) -> list[list[int]]:
 def _mincross(graph: LayeredGraph) -> None:
     """dot's passes from its two starts; then for a small graph that still crosses a
     little, the same from more starts and the best order so far, with sifting."""
+    before = None
+    if _round_cost(graph, [[] for _ in graph.layers], graph.up, graph.down) <= AS_BEFORE:
+        before = _swept(graph, DFS_STARTS, SWEEPS)  # drawn as before if that crosses
+        graph.layers = before                       # nothing
+        if crossings(graph, positions(before)) == 0:
+            return
     nodes = node_list(graph)
     starts = [breadth_first(graph, False, nodes), breadth_first(graph, True, nodes)]
     up, down, kept = contracted(graph, starts[0])
-    # what a round of transposition costs: each layer's width times its edges
-    cost = sum(len(starts[0][r]) * sum(len(up[v]) + len(down[v]) for v in starts[0][r])
-               for r in kept)
-    small = cost <= THOROUGH
+    small = _round_cost(graph, [starts[0][r] for r in kept], up, down) <= THOROUGH
     crossing = MinCross(up, down, len(kept), rounds=None if small else FAST_ROUNDS)
-    found = crossing.run([[start[r] for r in kept] for start in starts])
+    found = crossing.run([[start[r] for r in kept] for start in starts + [before] if start])
     if small and 0 < found <= FEW:
         more = [[layer[::-1] for layer in start] for start in starts]
-        for start in ("sinks", "sinks reversed", "sources"):
+        for start in DFS_STARTS:
             graph.layers = [[] for _ in graph.layers]
             _initial_order(graph, start)
             more.append(graph.layers)
         shuffle = random.Random(23)
         more += [[shuffle.sample(layer, len(layer)) for layer in starts[0]]
                  for _ in range(RANDOM_STARTS)]
-        # and the order median sweeps find: whatever dot's passes do, never worse
-        more.append(_swept(graph, ("sinks", "sinks reversed", "sources"), SWEEPS))
+        if before is None:  # the order median sweeps find: never worse than that
+            more.append(_swept(graph, DFS_STARTS, SWEEPS))
         best = crossing.saved()
         crossing.sifting = True
         crossing.run([[start[r] for r in kept] for start in more] + [best], FINALISTS)
     graph.layers = expanded(graph, starts[0], kept, crossing.layers)
+
+
+def _round_cost(graph: LayeredGraph, layers: list[list[int]], up, down) -> int:
+    """What a round of transposition costs: each layer's width times its edges (given
+    empty layers, those of the nodes' ranks)."""
+    if not any(layers):
+        for v, r in enumerate(graph.rank):
+            layers[r].append(v)
+    return sum(len(layer) * sum(len(up[v]) + len(down[v]) for v in layer) for layer in layers)
 
 
 def _sweep(graph: LayeredGraph, max_sweeps: int) -> tuple[list[list[int]], int]:
