@@ -10,6 +10,7 @@ import platform
 from benchmarks import (
     build_gaps,
     build_scale,
+    crossings,
     engine_check,
     engine_scale,
     graph_import,
@@ -45,6 +46,7 @@ def main() -> None:
         "engine_check": engine_check.measure(quick),
         "grouping": grouping.measure(quick),
         "graph_import": graph_import.measure(quick),
+        "crossings": crossings.measure(quick),
     }
     if args.json:
         print(json.dumps(results))
@@ -54,7 +56,8 @@ def main() -> None:
                          ("graph_view", graph_view), ("xor", xor), ("step", step_cost),
                          ("window", window), ("build_gaps", build_gaps),
                          ("tensorflow_load", tensorflow_load), ("engine_check", engine_check),
-                         ("grouping", grouping), ("graph_import", graph_import)):
+                         ("grouping", grouping), ("graph_import", graph_import),
+                         ("crossings", crossings)):
         print()
         print(module.report(results[name]))
 

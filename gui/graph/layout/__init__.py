@@ -12,10 +12,11 @@ those of Gansner et al., "A Technique for Drawing Directed Graphs" (the paper be
    value feeding every node of a long chain), its longest edges become bus edges: they
    leave their source, run along a lane above the drawing and drop down to a virtual
    node beside their target, which keeps the work linear in the size of the graph.
-3. `order`: the nodes of each layer, real and virtual together, ordered from depth-
-   first walks (back from the sinks, either way, and on from the sources), then median
-   sweeps and adjacent swaps (transpose)
-   keep whichever order crosses fewest edges.
+3. `order`: the nodes of each layer, real and virtual together, ordered as dot's
+   mincross orders them (breadth-first starts, weighted-median sweeps, adjacent swaps
+   repeated until no gain, crossings counted exactly, the best order kept), on the graph
+   seen through its layers of virtual nodes; a small graph is tried from more starts and
+   sifted too. Past 3,000 nodes, median sweeps from a depth-first walk.
 4. `coordinates`: the position within each layer by Brandes and Köpf, "Fast and Simple
    Horizontal Coordinate Assignment": four alignments of each node with a median
    neighbour, compacted and balanced, so long edges run straight.

@@ -1,20 +1,52 @@
 """Phase 3: the order of the nodes in each layer, real and virtual together, so that few
-edges cross: depth-first starting orders, median sweeps, adjacent swaps (transpose)."""
+edges cross. Up to a few thousand nodes, dot's crossing minimisation (mincross.py) on
+the graph seen through its layers of virtual nodes (see_through.py), from dot's
+breadth-first starting orders (and for a small graph, their mirror images, depth-first
+walks and a few shuffled orders, with sifting); past that, median sweeps from one
+depth-first order."""
 # Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 
+import random
+
+from gui.graph.layout.mincross import MinCross
+from gui.graph.layout.see_through import contracted, expanded
 from gui.graph.layout.virtual_nodes import LayeredGraph
+
+SMALL = 3_000  # nodes, real and virtual: below this, dot's crossing minimisation
+THOROUGH = 8_000  # up to this cost of a transposition round, a graph is small
+FEW = 40  # a small graph crossing this often or less after dot's passes: more starts
+RANDOM_STARTS = 8  # shuffled starting orders (a fixed seed) of such a graph
+FINALISTS = 3  # of those starts, the best taken on to dot's last pass
+SWEEPS = 16  # median sweeps from each depth-first start of such a graph
+FAST_ROUNDS = 8  # rounds of each transposition of a bigger graph
+AS_BEFORE = 6_000  # up to this cost of the whole graph's round, the order median sweeps
+# find is kept if it crosses nothing: a small graph that did not cross looks as before
+DFS_STARTS = ("sinks", "sinks reversed", "sources")
 
 
 def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
-    """Order each layer of `graph` in place so that few edges cross. A small graph is
-    tried from three starting orders (sweeps settle in a local optimum: a long edge
-    drawn below a node stays there even when above would cross nothing)."""
+    """Order each layer of `graph` in place so that few edges cross. A graph of fewer
+    than SMALL nodes (real and virtual) is ordered as dot orders it (`mincross`) on the
+    graph seen through its layers of virtual nodes, from dot's two starting orders; a
+    small one that still crosses a little is tried again from more (their mirror
+    images, the three depth-first walks, shuffled orders, the order median sweeps find
+    and the best so far) with sifting, so it never crosses more than either; a very
+    small one that median sweeps draw without a crossing keeps their order. A bigger
+    graph, or given `max_sweeps`, is ordered by median sweeps from depth-first walks."""
     size = len(graph.rank)
+    if size < SMALL and max_sweeps is None:
+        _mincross(graph)
+        return
     if max_sweeps is None:
-        max_sweeps = 16 if size < 3_000 else 6 if size < 12_000 else 2
-    starts = ("sinks", "sinks reversed", "sources") if size < 3_000 else ("sinks",)
+        max_sweeps = 6 if size < 12_000 else 2
+    graph.layers = _swept(graph, DFS_STARTS if size < 3_000 else DFS_STARTS[:1], max_sweeps)
+
+
+def _swept(graph: LayeredGraph, starts, max_sweeps: int) -> list[list[int]]:
+    """The order with fewest crossings that median sweeps find from each depth-first
+    start (the order this layout used before dot's, still that of big graphs)."""
     best, best_crossings = None, None
     for start in starts:
         graph.layers = [[] for _ in graph.layers]
@@ -24,7 +56,48 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
             best, best_crossings = layers, found
         if found == 0:
             break
-    graph.layers = best
+    return best
+
+
+def _mincross(graph: LayeredGraph) -> None:
+    """dot's passes from its two starts; then for a small graph that still crosses a
+    little, the same from more starts and the best order so far, with sifting."""
+    before = None
+    if _round_cost(graph, [[] for _ in graph.layers], graph.up, graph.down) <= AS_BEFORE:
+        before = _swept(graph, DFS_STARTS, SWEEPS)  # drawn as before if that crosses
+        graph.layers = before                       # nothing
+        if crossings(graph, positions(before)) == 0:
+            return
+    nodes = node_list(graph)
+    starts = [breadth_first(graph, False, nodes), breadth_first(graph, True, nodes)]
+    up, down, kept = contracted(graph, starts[0])
+    small = _round_cost(graph, [starts[0][r] for r in kept], up, down) <= THOROUGH
+    crossing = MinCross(up, down, len(kept), rounds=None if small else FAST_ROUNDS)
+    found = crossing.run([[start[r] for r in kept] for start in starts + [before] if start])
+    if small and 0 < found <= FEW:
+        more = [[layer[::-1] for layer in start] for start in starts]
+        for start in DFS_STARTS:
+            graph.layers = [[] for _ in graph.layers]
+            _initial_order(graph, start)
+            more.append(graph.layers)
+        shuffle = random.Random(23)
+        more += [[shuffle.sample(layer, len(layer)) for layer in starts[0]]
+                 for _ in range(RANDOM_STARTS)]
+        if before is None:  # the order median sweeps find: never worse than that
+            more.append(_swept(graph, DFS_STARTS, SWEEPS))
+        best = crossing.saved()
+        crossing.sifting = True
+        crossing.run([[start[r] for r in kept] for start in more] + [best], FINALISTS)
+    graph.layers = expanded(graph, starts[0], kept, crossing.layers)
+
+
+def _round_cost(graph: LayeredGraph, layers: list[list[int]], up, down) -> int:
+    """What a round of transposition costs: each layer's width times its edges (given
+    empty layers, those of the nodes' ranks)."""
+    if not any(layers):
+        for v, r in enumerate(graph.rank):
+            layers[r].append(v)
+    return sum(len(layer) * sum(len(up[v]) + len(down[v]) for v in layer) for layer in layers)
 
 
 def _sweep(graph: LayeredGraph, max_sweeps: int) -> tuple[list[list[int]], int]:
@@ -211,3 +284,54 @@ def _inversions(sequence: list[int]) -> int:
             i += i & -i
         seen += 1
     return count
+
+
+def breadth_first(graph: LayeredGraph, from_sinks: bool,
+                  nodes: list[int] | None = None) -> list[list[int]]:
+    """dot's build_ranks: a breadth-first search from each source along out-edges (or
+    from each sink along in-edges), the roots taken in dot's node list order (a depth-
+    first walk from node 0 along out-edges then in-edges), each node appended to its
+    layer as it is reached."""
+    n = len(graph.rank)
+    onward = graph.up if from_sinks else graph.down
+    layers: list[list[int]] = [[] for _ in graph.layers]
+    seen = [False] * n
+    for root in node_list(graph) if nodes is None else nodes:
+        if seen[root] or (graph.down[root] if from_sinks else graph.up[root]):
+            continue  # reached already, or not a sink (a source)
+        seen[root] = True
+        queue = [root]
+        for v in queue:  # the list grows as it is read: a queue
+            layers[graph.rank[v]].append(v)
+            for u in onward[v]:
+                if not seen[u]:
+                    seen[u] = True
+                    queue.append(u)
+    for v in range(n):  # nothing is left in a graph whose every node has a path to a root
+        if not seen[v]:
+            layers[graph.rank[v]].append(v)
+    return layers
+
+
+def node_list(graph: LayeredGraph) -> list[int]:
+    """dot's order of the nodes (decompose's search_component): depth-first preorder
+    from each node not yet reached, in index order, along out-edges then in-edges."""
+    n = len(graph.rank)
+    seen = [False] * n
+    out = []
+    for start in range(n):
+        if seen[start]:
+            continue
+        seen[start] = True
+        out.append(start)
+        stack = [iter(graph.down[start] + graph.up[start])]
+        while stack:
+            for u in stack[-1]:
+                if not seen[u]:
+                    seen[u] = True
+                    out.append(u)
+                    stack.append(iter(graph.down[u] + graph.up[u]))
+                    break
+            else:
+                stack.pop()
+    return out
