@@ -193,17 +193,41 @@ def test_every_step_shows_its_box_and_the_parents_it_feeds(window, qtbot):
     assert checked >= 30  # the last step sent gradients to w and u, at the far left
 
 
-def test_when_the_parents_do_not_fit_the_current_box_wins(window, qtbot):
+def test_when_the_parents_do_not_fit_the_view_zooms_out_only_as_much_as_needed(window, qtbot):
     window.resize(1400, 860)
     tab, view = window.graph_tab, window.graph_tab.view
     build(window, PRODUCT_CHAIN)
     view.zoom_by(4.0)  # a box is now about 400 px wide: a0, its op and w, u cannot all fit
+    zoomed = view.scale_factor()
     tab.actions["end"].trigger()  # the last step: a0 = w*u sends to w and u
     current, received = step_boxes(window)
     assert current.texts()[0] == "a0" and len(received) == 2
     shown = visible(view)
+    for box in (current, *received):
+        assert shown.contains(box.sceneBoundingRect())
+    assert view.readable_scale() <= view.scale_factor() < zoomed  # zoomed out, not below 9 px
+    # no further out than needed: at a tenth more zoom they would not all fit with the margin
+    everything = current.sceneBoundingRect()
+    for item in view.step_items():
+        everything = everything.united(item.sceneBoundingRect())
+    port = view.viewport().rect()
+    needed = min((port.width() - 48) / everything.width(),
+                 (port.height() - 48) / everything.height())
+    assert view.scale_factor() == pytest.approx(max(needed, view.readable_scale()), rel=0.01)
+
+
+def test_when_the_parents_do_not_fit_at_a_readable_size_the_current_box_wins(window, qtbot):
+    window.resize(1400, 860)
+    tab, view = window.graph_tab, window.graph_tab.view
+    build(window, CHAIN + "y = a59 * a0\n")  # y's rule sends to a59 and, far left, a0
+    n_forward = len(window.session.stepper.forward_steps)
+    window.session.seek(n_forward + 2)  # the root's step, then y's rule
+    current, received = step_boxes(window)
+    assert current.texts()[0] == "y" and len(received) == 2
+    shown = visible(view)
     assert shown.contains(current.sceneBoundingRect())
     assert not all(shown.contains(box.sceneBoundingRect()) for box in received)
+    assert view.scale_factor() == pytest.approx(view.readable_scale())  # never below 9 px
 
 
 def test_step_items_are_the_current_box_its_op_and_receiving_parents(window):
