@@ -218,7 +218,7 @@ def test_when_the_parents_do_not_fit_the_view_zooms_out_only_as_much_as_needed(w
 
 def test_when_the_parents_do_not_fit_at_a_readable_size_the_current_box_wins(window, qtbot):
     window.resize(1400, 860)
-    tab, view = window.graph_tab, window.graph_tab.view
+    view = window.graph_tab.view
     build(window, CHAIN + "y = a59 * a0\n")  # y's rule sends to a59 and, far left, a0
     n_forward = len(window.session.stepper.forward_steps)
     window.session.seek(n_forward + 2)  # the root's step, then y's rule
