@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
@@ -324,6 +324,9 @@ class GraphView(QGraphicsView):
         centre = self.mapToScene(port.center())
         self._auto_fit = None
         self.scale(new / scale, new / scale)
+        # the scroll bars the new zoom needs come or go in a queued call: now, so that
+        # the scroll that follows has the viewport and the ranges of the new zoom
+        QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
         self.centerOn(centre)
         self._update_labels()
         self.zoomed.emit(self.scale_factor())
