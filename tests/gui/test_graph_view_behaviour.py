@@ -138,6 +138,27 @@ def test_a_preset_is_fitted(window, qtbot):
     assert visible(view).contains(graph_rect(view))
 
 
+def test_the_window_never_opens_bigger_than_a_small_screen(monkeypatch):
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QGuiApplication
+
+    from gui.window import main_window
+
+    class Screen:
+        def __init__(self, w, h):
+            self.room = QRect(0, 0, w, h)
+
+        def availableGeometry(self):
+            return self.room
+
+    monkeypatch.setattr(QGuiApplication, "platformName", staticmethod(lambda: "xcb"))
+    for (w, h), expected in (((1280, 720), (1280, 720 - main_window.FRAME_H)),
+                             ((1920, 1080), (1728, 972)), ((2560, 1440), (1800, 1000))):
+        monkeypatch.setattr(QGuiApplication, "primaryScreen",
+                            staticmethod(lambda w=w, h=h: Screen(w, h)))
+        assert main_window.default_size() == expected
+
+
 # -- 2. never smaller than readable ----------------------------------------------------------
 
 def test_a_long_chain_is_shown_readable_from_its_left_end(window, qtbot):
