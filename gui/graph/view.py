@@ -385,10 +385,12 @@ class GraphView(QGraphicsView):
 def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: float,
            center: bool) -> float:
     """How far to move the window [low, high] along one axis so that the first of
-    `spans` (largest first) that can be is inside it with `margin`. With `center` the
-    chosen span is centred rather than reached by the shortest move."""
+    `spans` (largest first) that can be is inside it with `margin`: by the shortest
+    move, or with `center` centred. When the first (everything) cannot be, the window
+    leans towards it as far as keeps the chosen span inside: as much of the step's
+    parents on screen as there is room for."""
     room = high - low
-    for span_low, span_high in spans:
+    for k, (span_low, span_high) in enumerate(spans):
         a, b = span_low - margin, span_high + margin
         if b - a <= room:
             break
@@ -396,6 +398,9 @@ def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: fl
         return a - low
     if center:
         return (a + b) / 2 - (low + high) / 2
+    if k > 0:
+        whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
+        return min(max(whole, b - room), a) - low
     if a < low:
         return a - low
     if b > high:
