@@ -390,7 +390,7 @@ def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: fl
     leans towards it as far as keeps the chosen span inside: as much of the step's
     parents on screen as there is room for."""
     room = high - low
-    for k, (span_low, span_high) in enumerate(spans):
+    for span_low, span_high in spans:
         a, b = span_low - margin, span_high + margin
         if b - a <= room:
             break
@@ -398,7 +398,7 @@ def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: fl
         return a - low
     if center:
         return (a + b) / 2 - (low + high) / 2
-    if k > 0:
+    if spans[0][1] - spans[0][0] + 2 * margin > room:
         whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
         return min(max(whole, b - room), a) - low
     if a < low:
