@@ -276,7 +276,9 @@ class GraphView(QGraphicsView):
 
     def follow_step(self) -> None:
         """Scroll just enough that the current step's box, its op and its parents'
-        boxes are whole on screen, with a margin; if they cannot all be, the box."""
+        boxes are whole on screen, with a margin, zooming out as little as makes them
+        fit (never below READABLE_PX text); if they cannot all be, the box, leaning
+        towards its parents."""
         self._show_step(center=False)
 
     def _show_step(self, center: bool) -> bool:
