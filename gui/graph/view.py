@@ -185,7 +185,12 @@ class GraphView(QGraphicsView):
         where the output and the computation it comes from are (a big model's leaves, its
         parameters, fill the left end); any other at its left end."""
         if rect is None:
-            rect = self.scene().graph_rect()
+            rect = self.scene().graph_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN,
+                                                      FIT_MARGIN, FIT_MARGIN)
+        port, scale = self.viewport().rect(), self.scale_factor()
+        if rect.width() * scale <= port.width() and rect.height() * scale <= port.height():
+            self.centerOn(rect.center())  # all of it is on screen at this zoom
+            return
         if self.scene().shown is not None and self._show_output_end(rect):
             return
         self._show_left_end(rect)

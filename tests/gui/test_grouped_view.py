@@ -79,6 +79,7 @@ def test_micrograds_mlp_opens_on_its_output_readable(qtbot):
     qtbot.waitUntil(lambda: tab.scene is not before and ready(window), timeout=120_000)
     scene = tab.scene
     output = scene.value_item_of(window.session.program.output)
+    assert inside_with_margin(view, output)  # the zoom kept, the output's end shown
     for size in ((1400, 860), (1280, 720)):
         window.resize(*size)
         view.fit(readable=True)  # as a new graph is
