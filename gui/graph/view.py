@@ -60,6 +60,7 @@ class GraphView(QGraphicsView):
         self._auto_fit = None
         self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN,
                                           SCENE_MARGIN, SCENE_MARGIN))
+        self._settle_scroll_bars()
         self._labels_shown = not self.scene().large
         self._update_labels()
 
@@ -331,9 +332,7 @@ class GraphView(QGraphicsView):
         centre = self.mapToScene(port.center())
         self._auto_fit = None
         self.scale(new / scale, new / scale)
-        # the scroll bars the new zoom needs come or go in a queued call: now, so that
-        # the scroll that follows has the viewport and the ranges of the new zoom
-        QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
+        self._settle_scroll_bars()
         self.centerOn(centre)
         self._update_labels()
         self.zoomed.emit(self.scale_factor())
@@ -362,6 +361,11 @@ class GraphView(QGraphicsView):
             self._show_step(center=False)
         elif not self._show_step(center=True):
             self.show_start()
+
+    def _settle_scroll_bars(self) -> None:
+        """The scroll bars a new zoom or scene rect needs come or go in a queued call:
+        take it now, so that a scroll that follows has the viewport and ranges it will."""
+        QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
 
     def _scroll_by(self, dx: float, dy: float) -> None:
         # round away from zero, so that a box meant to be whole is never a pixel short
