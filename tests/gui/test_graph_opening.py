@@ -131,3 +131,24 @@ def test_saving_anyway_writes_it_and_says_it_cannot_be_opened_here(qtbot, tmp_pa
     window.editor.set_text("x = 2.0\ny = x*x\n")
     assert window.save_to(tmp_path / "small.expr") and len(asked) == 1
     window.close()
+
+
+def test_a_graph_whose_gradients_overflow_is_refused_and_the_window_shows_its_program(qtbot):
+    from engine import Value
+
+    w, u = Value(1e200), Value(1e-200)
+    total = Value(0.0)
+    for k in range(2_000):  # over RESTEP_AT nodes: its steps are made in slices
+        total = total + Value(0.001 * k) * Value(1.0)
+    loss = (w * u) * 1e200 + total  # finite, but dloss/du = 1e200 · 1e200 is not
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    assert window.building and window.graph_tab.placeholder
+    assert window.wait_for_build()
+    tab = window.graph_tab
+    assert not tab.placeholder and tab.scene.stepper is window.session.stepper
+    assert window.editor.text() == read_program(DEFAULT_PROGRAM)
+    assert not window.windowTitle().startswith("debug(")
+    message = window.statusBar().currentMessage()
+    assert message.startswith("debug(loss) was not opened (the gradient with respect to 'u'")
+    window.close()
