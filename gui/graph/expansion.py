@@ -297,9 +297,8 @@ class Expansion(QObject):
             self.select(found)
         else:
             item = (scene.value_item_of(scene.nodes[self.focus]) if self.focus is not None
-                    else scene.current_item())
-            if item is not None:
-                tab.view.centerOn(item)
+                    else None)
+            tab.view.show_after_redraw(item)  # and the current step with what it sends to
         self.update_breadcrumb()
 
     def selected_unit(self) -> int | None:

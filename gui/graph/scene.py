@@ -576,6 +576,10 @@ class GraphScene(QGraphicsScene):
         e = self._edge_of.get((self._index[node], k))
         return None if e is None else self._edges.get(e)
 
+    def edges_into_group(self, g: int) -> list[EdgeItem]:
+        """The styled items of the edges into collapsed group `g` (plain ones left out)."""
+        return [self._edges[e] for e in self._group_edges.get(g, ()) if e in self._edges]
+
     def node_at(self, item) -> Value | None:
         """The Value drawn by `item` (a value box, an op circle or a label inside one)."""
         while item is not None and not isinstance(item, (ValueItem, OpItem)):

@@ -39,6 +39,7 @@ class GraphTab(QWidget):
     busy = Signal(bool)           # a layout has run for over BUSY_AFTER_MS, or has ended
     selection_changed = Signal()  # the selection in the scene shown now changed
     reorder = Signal(object, object)  # (program, forward_steps): step it in this order
+    placeholder = False  # True while a sentence stands for a graph being opened
 
     def __init__(self, session: Session, parent=None):
         super().__init__(parent)
@@ -123,28 +124,24 @@ class GraphTab(QWidget):
             drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
             self._show_layout(spec, drawing)
             return
-        # the last graph stays on screen until this one is drawn; its steps are disabled,
-        # since the session's stepper already belongs to the new program
+        # the last graph stays on screen until this one is drawn, its steps disabled
         self.background.start(stepper, self.session.roles(), folded)
         self.status.emit(f"Laying out {n:,} nodes…")
         self._update_phase()
 
     @property
     def laying_out(self) -> bool:
-        """True while a large graph's spec is made, its layout runs in the background,
-        or its graph is drawn in slices (the last graph is on screen until then)."""
+        """True while a large graph's spec is made, laid out or drawn in slices."""
         return self.background.running or self.expansion.running
 
     def wait_for_layout(self, timeout_s: float = 300.0) -> bool:
-        """Finish a background grouping, layout and drawing now (for a picture or an
-        export, never in the window's own use); True if none is left."""
+        """Finish a grouping, layout and drawing now (a picture, an export); True if done."""
         self.expansion.job.run_to_end(timeout_s)
         self.background.run_to_end(timeout_s)
         return not self.laying_out
 
     def stop_layout(self) -> None:
-        """End a background layout or a sliced drawing now, if one runs (a new program,
-        or the window closes); the graph on screen stays."""
+        """End a background layout or a sliced drawing now (the graph on screen stays)."""
         self.expansion.cancel()
         self.background.cancel()
 
@@ -179,8 +176,8 @@ class GraphTab(QWidget):
         self.tidy.drop(old)
 
     def _cleared_scene(self) -> GraphScene:
-        """The scene, ready to be refilled at once: a large graph's is swapped for a
-        new one (clearing it would hold the thread for most of a second)."""
+        """The scene, ready to be refilled: a large graph's is swapped for a new one
+        (clearing it would hold the thread for most of a second)."""
         if self.scene.large:
             self._swap_in(GraphScene(self))
         return self.scene
@@ -199,8 +196,21 @@ class GraphTab(QWidget):
         self.status.emit(f"{what.capitalize()} cancelled: the graph is not drawn; "
                          "stepping still works")
 
+    def show_placeholder(self, text: str) -> None:
+        """`text` in place of the graph while a new one is read, grouped and drawn (never
+        the last one under the new title), until a graph is drawn or `redraw`n."""
+        self._cleared_scene().show_note(text)
+        self.placeholder = True
+        self.view.fit()
+
+    def redraw(self) -> None:
+        """Draw the session's program again (a graph being opened was not)."""
+        if self.session.stepper is not None:
+            self._on_loaded()
+
     def _show_not_drawn(self, note: str) -> None:
         self._cleared_scene().show_note(note)
+        self.placeholder = False
         self.view.fit()
         self.status.emit(note.replace("\n", " "))
         self._update_phase()
@@ -211,6 +221,7 @@ class GraphTab(QWidget):
 
     def _graph_drawn(self) -> None:
         """The scene holds the new graph: the view, the counts and the words follow."""
+        self.placeholder = False
         # forward steps counted as the picture shows them: folded constants are skipped
         self._drawn_before = self.scene.drawn_counts()
         self.expansion.shown = self.scene.shown
@@ -285,8 +296,7 @@ class GraphTab(QWidget):
         return f"forward {drawn[stepper.position]}/{drawn[-1]}"
 
     def set_building(self, building: bool) -> None:
-        """While a new program is built in the background the steps are disabled: the
-        program on screen is about to be replaced."""
+        """While a new program is built in the background the steps are disabled."""
         self.building = building
         if building:
             self.actions["play"].setChecked(False)
@@ -330,14 +340,12 @@ class GraphTab(QWidget):
         and what they should be (see controls.gradients_wrong_at_end), once per stepper."""
         stepper = self.session.stepper
         if self._wrong_at_end is None or self._wrong_at_end[0] is not stepper:
-            self._wrong_at_end = (stepper, gradients_wrong_at_end(self.session.program,
-                                                                  stepper))
+            self._wrong_at_end = (stepper, gradients_wrong_at_end(self.session.program, stepper))
         return self._wrong_at_end[1]
 
     def eventFilter(self, watched, event) -> bool:
-        """A step key that reaches the graph view steps: it does when the window's
-        shortcuts did not take it first (e.g. a window the window manager never
-        activated), where the view would otherwise scroll."""
+        """A step key that reaches the graph view steps (the window's shortcuts did not
+        take it: a window the window manager never activated), never scrolls."""
         if watched is self.view and event.type() == QEvent.Type.KeyPress \
                 and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
                                           Qt.KeyboardModifier.KeypadModifier):

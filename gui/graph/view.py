@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
@@ -43,6 +43,7 @@ class GraphView(QGraphicsView):
         self._auto_fit: bool | None = None  # the `readable` of the fit to redo; None: none
         self._fitting = False
         self._press = None  # where a left-button press started, to tell a drag from a click
+        self._into = None  # (a grouped graph's quotient, unit -> the units with edges into it)
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
             bar.actionTriggered.connect(self._on_scroll_action)  # the user's, not setValue
 
@@ -59,6 +60,7 @@ class GraphView(QGraphicsView):
         self._auto_fit = None
         self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN,
                                           SCENE_MARGIN, SCENE_MARGIN))
+        self._settle_scroll_bars()
         self._labels_shown = not self.scene().large
         self._update_labels()
 
@@ -177,7 +179,41 @@ class GraphView(QGraphicsView):
         if scale <= fitting:
             self.centerOn(rect.center())
         elif not self._show_step(center=True):
-            self._show_left_end(rect)
+            self.show_start(rect)
+
+    def show_start(self, rect: QRectF | None = None) -> None:
+        """Where a graph too big to read whole opens: a grouped one at its right end,
+        where the output and the computation it comes from are (a big model's leaves, its
+        parameters, fill the left end); any other at its left end."""
+        if rect is None:
+            rect = self.scene().graph_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN,
+                                                      FIT_MARGIN, FIT_MARGIN)
+        port, scale = self.viewport().rect(), self.scale_factor()
+        if rect.width() * scale <= port.width() and rect.height() * scale <= port.height():
+            self.centerOn(rect.center())  # all of it is on screen at this zoom
+            return
+        if self.scene().shown is not None and self._show_output_end(rect):
+            return
+        self._show_left_end(rect)
+
+    def _show_output_end(self, rect: QRectF) -> bool:
+        """The right end of the graph, at the height of the output and, if they fit, the
+        units it is computed from; False if the output is not drawn."""
+        scene = self.scene()
+        out = scene.value_item_of(scene.stepper.output) if scene.stepper else None
+        if out is None:
+            return False
+        scale = self.scale_factor()
+        port = self.viewport().rect()
+        half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
+        box = out.sceneBoundingRect()
+        near = QRectF(box)
+        for item in self._senders(scene.shown.unit_of_node(scene.shown.arrays.output)):
+            near = near.united(item.sceneBoundingRect())
+        span = near if near.height() + 2 * MARGIN_PX / scale <= 2 * half_h else box
+        x = rect.right() - half_w if rect.width() > 2 * half_w else rect.center().x()
+        self.centerOn(x, span.center().y())
+        return True
 
     def _show_left_end(self, rect: QRectF) -> None:
         """The left end of the graph, at the height of the forward pass's first node."""
@@ -195,7 +231,9 @@ class GraphView(QGraphicsView):
     def step_items(self) -> list:
         """The drawn items of the current step: the node's box first, then its op circle
         and the boxes of the parents it used (forward) or that received a gradient
-        (backward). Nodes the scene does not draw are left out. Empty before any step."""
+        (backward). In a grouped graph, the current unit's box (a collapsed group's, or a
+        node's) and those of the units with an edge into it. Nodes the scene does not
+        draw are left out. Empty before any step."""
         scene = self.scene()
         stepper = scene.stepper
         current = stepper.current if stepper is not None else None
@@ -208,28 +246,51 @@ class GraphView(QGraphicsView):
         if op is not None:
             items.append(op)
         node = getattr(current, "node", current)
-        if hasattr(current, "contributions"):
-            parents = [c.parent for c in current.contributions if c.parent is not node]
+        if scene.levels is not None:  # grouped: the units sending into the current one
+            root = getattr(current, "root", False)
+            parents = [] if root else self._senders(scene.levels.current_unit())
+        elif hasattr(current, "contributions"):
+            parents = [scene.value_item_of(c.parent) for c in current.contributions
+                       if c.parent is not node]
         else:
-            parents = list(node.parents)
-        for parent in parents:
-            item = scene.value_item_of(parent)
+            parents = [scene.value_item_of(parent) for parent in node.parents]
+        for item in parents:
             if item is not None and item not in items:
+                items.append(item)
+        return items
+
+    def _senders(self, unit: int | None) -> list:
+        """The drawn items of the units with an edge into `unit` of a grouped graph: its
+        operands going forward, the units it sends gradients to going backward."""
+        scene = self.scene()
+        shown = scene.shown
+        if shown is None or unit is None or shown.quotient is None:
+            return []
+        quotient = shown.quotient
+        if self._into is None or self._into[0] is not quotient:
+            into: dict[int, dict[int, None]] = {}
+            for source, target, _ in quotient.edges:
+                into.setdefault(target, {})[source] = None
+            self._into = (quotient, into)
+        items = []
+        for source in self._into[1].get(unit, ()):
+            item = (scene.group_items.get(-1 - source) if source < 0
+                    else scene.value_item_of(scene.nodes[source]))
+            if item is not None:
                 items.append(item)
         return items
 
     def follow_step(self) -> None:
         """Scroll just enough that the current step's box, its op and its parents'
-        boxes are whole on screen, with a margin; if they cannot all be, the box."""
+        boxes are whole on screen, with a margin, zooming out as little as makes them
+        fit (never below READABLE_PX text); if they cannot all be, the box, leaning
+        towards its parents."""
         self._show_step(center=False)
 
     def _show_step(self, center: bool) -> bool:
         items = self.step_items()
         if not items:
             return False
-        scale = self.scale_factor()
-        margin = MARGIN_PX / scale
-        visible = self.mapToScene(self.viewport().rect()).boundingRect()
         # what to keep in view, most first: everything; the box, its operation and the
         # labels it sends; the box and its operation; the box alone
         box = items[0].sceneBoundingRect()
@@ -243,6 +304,10 @@ class GraphView(QGraphicsView):
         everything = QRectF(with_labels)
         for item in items[1:]:
             everything = everything.united(item.sceneBoundingRect())
+        self._zoom_out_for(everything)
+        scale = self.scale_factor()
+        margin = MARGIN_PX / scale
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
         tiers = [everything, with_labels, near, box]
         dx = _shift(visible.left(), visible.right(),
                     [(r.left(), r.right()) for r in tiers], margin, center)
@@ -251,18 +316,56 @@ class GraphView(QGraphicsView):
         self._scroll_by(dx * scale, dy * scale)
         return True
 
+    def _zoom_out_for(self, rect: QRectF) -> None:
+        """Zoom out, about the view's centre, as little as makes `rect` fit with the
+        margin, but never below the readable size (nor zoom in): a step whose parents
+        do not fit at the zoom the user chose."""
+        scale = self.scale_factor()
+        port = self.viewport().rect()
+        room_w, room_h = port.width() - 2 * MARGIN_PX, port.height() - 2 * MARGIN_PX
+        if rect.isEmpty() or room_w <= 0 or room_h <= 0:
+            return
+        needed = min(room_w / rect.width(), room_h / rect.height())
+        new = max(needed, self.readable_scale())
+        if new >= scale * 0.999:
+            return
+        centre = self.mapToScene(port.center())
+        self._auto_fit = None
+        self.scale(new / scale, new / scale)
+        self._settle_scroll_bars()
+        self.centerOn(centre)
+        self._update_labels()
+        self.zoomed.emit(self.scale_factor())
+
     def _step_label_rects(self) -> list[QRectF]:
-        """Where the labels of the gradients the current backward step sends are."""
+        """Where the labels of the gradients the current backward step sends are (a
+        collapsed group's: those on the edges into it)."""
         scene = self.scene()
         current = scene.stepper.current if scene.stepper is not None else None
         if not hasattr(current, "contributions") or current.root:
             return []
-        rects = []
-        for k in range(len(current.contributions)):
-            edge = scene.edge_item(current.node, k)
-            if edge is not None and not edge.label_rect().isEmpty():
-                rects.append(edge.label_rect())
-        return rects
+        unit = scene.levels.current_unit() if scene.levels is not None else None
+        if unit is not None and unit < 0:
+            edges = scene.edges_into_group(-1 - unit)
+        else:
+            edges = [scene.edge_item(current.node, k) for k in range(len(current.contributions))]
+        return [edge.label_rect() for edge in edges
+                if edge is not None and not edge.label_rect().isEmpty()]
+
+    def show_after_redraw(self, focus=None) -> None:
+        """A group opened or closed, the zoom kept: centre `focus` (the item of what was
+        opened or found), then pan the least that brings the current step and the units
+        it sends to in view; without a focus, the step centred, or the graph's start."""
+        if focus is not None:
+            self.centerOn(focus)
+            self._show_step(center=False)
+        elif not self._show_step(center=True):
+            self.show_start()
+
+    def _settle_scroll_bars(self) -> None:
+        """The scroll bars a new zoom or scene rect needs come or go in a queued call:
+        take it now, so that a scroll that follows has the viewport and ranges it will."""
+        QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
 
     def _scroll_by(self, dx: float, dy: float) -> None:
         # round away from zero, so that a box meant to be whole is never a pixel short
@@ -293,8 +396,10 @@ class GraphView(QGraphicsView):
 def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: float,
            center: bool) -> float:
     """How far to move the window [low, high] along one axis so that the first of
-    `spans` (largest first) that can be is inside it with `margin`. With `center` the
-    chosen span is centred rather than reached by the shortest move."""
+    `spans` (largest first) that can be is inside it with `margin`: by the shortest
+    move, or with `center` centred. When the first (everything) cannot be, the window
+    leans towards it as far as keeps the chosen span inside: as much of the step's
+    parents on screen as there is room for."""
     room = high - low
     for span_low, span_high in spans:
         a, b = span_low - margin, span_high + margin
@@ -304,6 +409,9 @@ def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: fl
         return a - low
     if center:
         return (a + b) / 2 - (low + high) / 2
+    if spans[0][1] - spans[0][0] + 2 * margin > room:
+        whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
+        return min(max(whole, b - room), a) - low
     if a < low:
         return a - low
     if b > high:

@@ -11,7 +11,10 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from engine import ExpressionError, parse
 from engine.errors import shorten
 from engine.io.files import read_program, write_atomic
+from engine.language import MAX_CHARS
 from gui.graph import export
+from gui.graph.session import RESTEP_AT
+from gui.jobs.group_child import GROUP_FROM
 from gui.jobs.program_build import BACKGROUND_CHARS
 
 APP_NAME = "Autograd Debugger"
@@ -29,6 +32,54 @@ def _reason(e: Exception) -> str:
 class ProgramFiles:
     """Open, save and name the window's program (MainWindow's: it needs the editor,
     `file_path`, `program_name`, the build and the status bar)."""
+
+    _graph_note = None  # (program, the editor's note) of a graph read from Python
+    _graph_opening = None  # (text, path, name) shown before a big graph being opened
+
+    def load_graph(self, program, name: str, text: str | None = None) -> None:
+        """Load `program`, made without text (a graph read from Python), titled `name`,
+        the editor showing `text` (default: the program's text). A graph of more than
+        RESTEP_AT nodes gets its stepper in slices (`ProgramBuild.start_program`), so
+        the window keeps drawing; while a big one is read, grouped and drawn, the graph
+        area says so (never the last program's graph under the new title). File → Save
+        writes the program's text."""
+        text = program.source if text is None else text
+        before = (self.editor.text(), self.file_path, self.program_name)
+        self.show_program(text, name=name, undoable=False)
+        self._graph_note = (program, text)  # Save writes program.source instead of a note
+        self._graph_opening = before
+        n = len(program.values)
+        if n > GROUP_FROM:
+            self.graph_tab.show_placeholder(
+                f"{name}: {n:,} nodes read from Python\n\nPreparing the steps, grouping "
+                "and drawing… (the status bar says how far)")
+        self._opening = None
+        if n <= RESTEP_AT:
+            self.program_build.cancel()
+            try:
+                stepper = self._prepare(program)
+            except ExpressionError as e:
+                self._graph_not_opened(f"not opened ({e.message})")
+                return
+            self._graph_opening = None
+            self._load(program, stepper)
+            return
+        self.graph_tab.set_building(True)
+        # its values are in a topological order already (parents first, output last)
+        self.program_build.start_program(program, list(program.values))
+
+    def _graph_not_opened(self, what: str) -> None:
+        """A big graph's opening was cancelled or failed: the window shows the program
+        it had again, its text and title too, not a note about the graph."""
+        opening, self._graph_opening = self._graph_opening, None
+        if self.graph_tab.placeholder:
+            self.graph_tab.redraw()
+        if opening is not None:
+            name = self.program_name
+            text, path, program_name = opening
+            self.show_program(text, path, program_name, undoable=False)
+            self._graph_note = None
+            self.show_status(f"{name} was {what}: the window shows the program it had")
 
     def _open_anyway(self, path, e: ExpressionError) -> bool:
         """Ask whether to open a program with an error, to fix it."""
@@ -91,15 +142,49 @@ class ProgramFiles:
 
     @Slot()
     def save_as(self) -> bool:
+        text = self._text_to_save()
+        if not self._may_save_long(text):  # asked before the file is chosen
+            return False
         path, _ = QFileDialog.getSaveFileName(self, "Save program", str(self._folder()),
                                               "Programs (*.expr)")
-        return bool(path) and self.save_to(Path(path))
+        return bool(path) and self._write(Path(path), text)
 
     def save_to(self, path: Path) -> bool:
+        """Write the program to `path`; False if it was not (cannot be written, or too
+        long to be opened again and the user chose not to)."""
+        text = self._text_to_save()
+        return self._may_save_long(text) and self._write(Path(path), text)
+
+    def _text_to_save(self) -> str:
         text = self.editor.text()
-        note = getattr(self, "_graph_note", None)  # a graph read from Python: its program
+        note = self._graph_note  # a graph read from Python: its program
         if note is not None and note[0] is self.session.program and note[1] == text:
             text = note[0].source
+        return text
+
+    def _may_save_long(self, text: str) -> bool:
+        """A program longer than File → Open and the command line read (a big graph read
+        from Python, over about 25,000 nodes): say so, and what keeps it instead, before
+        writing it; True to write it all the same."""
+        if len(text) <= MAX_CHARS:
+            return True
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.warning(
+            self, "Too long to be opened again",
+            f"As a program, this graph is {len(text):,} characters long. File → Open and "
+            f"the command line read programs of at most {MAX_CHARS:,} characters, so this "
+            "file could not be opened again.\n\nTo keep the graph, use File → Export graph "
+            "as JSON (what is drawn, and every named value with its gradient), or "
+            "draw(root, 'graph.json') in your script.\n\nSave the program anyway?",
+            buttons.Save | buttons.Cancel, buttons.Cancel)
+        if answer != buttons.Save:
+            self.show_status(f"Not saved: the program is {len(text):,} characters, over the "
+                             f"{MAX_CHARS:,} File → Open reads; File → Export graph as JSON "
+                             "keeps the graph")
+            return False
+        return True
+
+    def _write(self, path: Path, text: str) -> bool:
         try:
             write_atomic(path, text)
         except (OSError, UnicodeEncodeError) as e:
@@ -107,9 +192,13 @@ class ProgramFiles:
                                 f"{shorten(str(path))} cannot be written:\n{_reason(e)}")
             return False
         self.editor.set_saved()
-        self.file_path, self.program_name = Path(path), None
+        self.file_path, self.program_name = path, None
         self._set_title()
-        self.show_status(f"Saved {path}")
+        if len(text) > MAX_CHARS:
+            self.show_status(f"Saved {path}: {len(text):,} characters, more than File → Open "
+                             f"reads ({MAX_CHARS:,}), so it cannot be opened here again")
+        else:
+            self.show_status(f"Saved {path}")
         return True
 
     def _folder(self) -> Path:

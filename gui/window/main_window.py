@@ -24,7 +24,7 @@ from gui import engine_dialog
 from gui import settings as remembered_settings
 from gui.graph.editor import PRESETS, EditorPanel
 from gui.graph.inspector import Inspector
-from gui.graph.session import RESTEP_AT, Session
+from gui.graph.session import Session
 from gui.graph.tab import GraphTab
 from gui.jobs import process_job, worker
 from gui.jobs.disposal import Disposal
@@ -37,17 +37,23 @@ from gui.window.lazy_tabs import WindowTabs
 from gui.window.menus import SHORTCUTS, WindowMenus
 
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
+FRAME_H = 32  # about a window manager's title bar, which the window's size leaves out
 
 
 def default_size() -> tuple[int, int]:
     """Most of the screen, so that a graph like the lesson's neuron fits at a readable
-    size: 90% of it, at least 1400 x 860 and at most 1800 x 1000."""
+    size: 90% of it, at least 1400 x 860 and at most 1800 x 1000, but never more than
+    the screen has (a 1280 x 720 laptop gets all of it). The offscreen platform's screen
+    is nominal (800 x 600, nothing to fit): a window there has a desktop's size."""
     screen = QGuiApplication.primaryScreen()
     if screen is None:
         return 1400, 860
     room = screen.availableGeometry()
-    return (min(1800, max(1400, int(room.width() * 0.9))),
-            min(1000, max(860, int(room.height() * 0.9))))
+    width = min(1800, max(1400, int(room.width() * 0.9)))
+    height = min(1000, max(860, int(room.height() * 0.9)))
+    if QGuiApplication.platformName() == "offscreen":
+        return width, height
+    return min(width, room.width()), min(height, room.height() - FRAME_H)
 
 
 class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
@@ -198,32 +204,10 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.show_program(text, path, name, undoable)
         return self.build(text)
 
-    def load_graph(self, program, name: str, text: str | None = None) -> None:
-        """Load `program`, made without text (a graph read from Python), titled `name`,
-        the editor showing `text` (default: the program's text). A graph of more than
-        RESTEP_AT nodes gets its stepper in slices (`ProgramBuild.start_program`), so
-        the window keeps drawing; File → Save writes the program's text."""
-        text = program.source if text is None else text
-        self.show_program(text, name=name, undoable=False)
-        self._graph_note = (program, text)  # Save writes program.source instead of a note
-        if len(program.values) <= RESTEP_AT:
-            self.program_build.cancel()
-            self._opening = None
-            try:
-                stepper = self._prepare(program)
-            except ExpressionError as e:
-                self._show_error(e)
-                return
-            self._load(program, stepper)
-            return
-        self._opening = None
-        self.graph_tab.set_building(True)
-        # its values are in a topological order already (parents first, output last)
-        self.program_build.start_program(program, list(program.values))
-
     def show_program(self, text: str, path: Path | str | None = None,
                      name: str | None = None, undoable: bool = True) -> None:
         """`load_program` without the build: the editor, the name and the title."""
+        self._graph_opening = None  # another program replaces a graph being opened
         if undoable:
             self.editor.replace_text(text)
         else:
@@ -264,12 +248,14 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         return stepper
 
     def _load(self, program, stepper: Stepper) -> None:
+        self._graph_opening = None
         self.editor.clear_error()
         self.session.load_prepared(program, stepper)
         self.graph_tab.focus_graph()  # so that Right steps at once
 
     def _build_in_background(self, text: str, opening: Path | None) -> None:
         self._opening = (opening, text) if opening is not None else None
+        self._graph_opening = None
         self.graph_tab.set_building(True)
         self.program_build.start(text)  # ends the build before, if one runs
 
@@ -321,6 +307,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             self.show_status("Cancelled: the graph and its steps are as they were"
                              if restepping else
                              "Build cancelled: the graph shows the last program that built")
+            self._graph_not_opened("cancelled")
 
     @Slot(bool)
     def _on_build_busy(self, busy: bool) -> None:
@@ -339,6 +326,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             self._on_build_failed(error)
             return
         self.graph_tab.set_building(False)
+        self._graph_opening = None  # opened: its title and note stay
         if self._opening is not None:
             path, text = self._opening
             self._opening = None
@@ -354,7 +342,9 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
     def _on_build_failed(self, error) -> None:
         self.graph_tab.set_building(False)
         opening, self._opening = self._opening, None
-        if not isinstance(error, ExpressionError):
+        if self._graph_opening is not None:  # a graph read from Python: no text to mark
+            self._graph_not_opened(f"not opened ({getattr(error, 'message', error)})")
+        elif not isinstance(error, ExpressionError):
             self.show_status(f"The program was not built: {error}")
         elif opening is not None:
             path, text = opening

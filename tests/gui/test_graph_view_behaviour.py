@@ -138,6 +138,27 @@ def test_a_preset_is_fitted(window, qtbot):
     assert visible(view).contains(graph_rect(view))
 
 
+def test_the_window_never_opens_bigger_than_a_small_screen(monkeypatch):
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QGuiApplication
+
+    from gui.window import main_window
+
+    class Screen:
+        def __init__(self, w, h):
+            self.room = QRect(0, 0, w, h)
+
+        def availableGeometry(self):
+            return self.room
+
+    monkeypatch.setattr(QGuiApplication, "platformName", staticmethod(lambda: "xcb"))
+    for (w, h), expected in (((1280, 720), (1280, 720 - main_window.FRAME_H)),
+                             ((1920, 1080), (1728, 972)), ((2560, 1440), (1800, 1000))):
+        monkeypatch.setattr(QGuiApplication, "primaryScreen",
+                            staticmethod(lambda w=w, h=h: Screen(w, h)))
+        assert main_window.default_size() == expected
+
+
 # -- 2. never smaller than readable ----------------------------------------------------------
 
 def test_a_long_chain_is_shown_readable_from_its_left_end(window, qtbot):
@@ -193,17 +214,41 @@ def test_every_step_shows_its_box_and_the_parents_it_feeds(window, qtbot):
     assert checked >= 30  # the last step sent gradients to w and u, at the far left
 
 
-def test_when_the_parents_do_not_fit_the_current_box_wins(window, qtbot):
+def test_when_the_parents_do_not_fit_the_view_zooms_out_only_as_much_as_needed(window, qtbot):
     window.resize(1400, 860)
     tab, view = window.graph_tab, window.graph_tab.view
     build(window, PRODUCT_CHAIN)
     view.zoom_by(4.0)  # a box is now about 400 px wide: a0, its op and w, u cannot all fit
+    zoomed = view.scale_factor()
     tab.actions["end"].trigger()  # the last step: a0 = w*u sends to w and u
     current, received = step_boxes(window)
     assert current.texts()[0] == "a0" and len(received) == 2
     shown = visible(view)
+    for box in (current, *received):
+        assert shown.contains(box.sceneBoundingRect())
+    assert view.readable_scale() <= view.scale_factor() < zoomed  # zoomed out, not below 9 px
+    # no further out than needed: at a tenth more zoom they would not all fit with the margin
+    everything = current.sceneBoundingRect()
+    for item in view.step_items():
+        everything = everything.united(item.sceneBoundingRect())
+    port = view.viewport().rect()
+    needed = min((port.width() - 48) / everything.width(),
+                 (port.height() - 48) / everything.height())
+    assert view.scale_factor() == pytest.approx(max(needed, view.readable_scale()), rel=0.01)
+
+
+def test_when_the_parents_do_not_fit_at_a_readable_size_the_current_box_wins(window, qtbot):
+    window.resize(1400, 860)
+    view = window.graph_tab.view
+    build(window, CHAIN + "y = a59 * a0\n")  # y's rule sends to a59 and, far left, a0
+    n_forward = len(window.session.stepper.forward_steps)
+    window.session.seek(n_forward + 2)  # the root's step, then y's rule
+    current, received = step_boxes(window)
+    assert current.texts()[0] == "y" and len(received) == 2
+    shown = visible(view)
     assert shown.contains(current.sceneBoundingRect())
     assert not all(shown.contains(box.sceneBoundingRect()) for box in received)
+    assert view.scale_factor() == pytest.approx(view.readable_scale())  # never below 9 px
 
 
 def test_step_items_are_the_current_box_its_op_and_receiving_parents(window):

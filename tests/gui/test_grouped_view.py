@@ -1,0 +1,159 @@
+"""What the view shows of a grouped graph: it opens on the output, readable; every step
+at the level shown (Right, Left, Home, End) and every group opened or closed keeps the
+current unit and the units it sends to on screen, with a margin."""
+
+import pytest
+from PySide6.QtCore import QRectF
+
+from gui.graph.view import MARGIN_PX
+from tests.gui.grouped_models import load_grouped
+
+
+def visible(view) -> QRectF:
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def inside_with_margin(view, item) -> bool:
+    """`item` is whole in the viewport, with (nearly) the view's margin around it where
+    the scroll bars reach that far (at the graph's edge, the scene's own margin)."""
+    margin, px = (MARGIN_PX - 2) / view.scale_factor(), 2 / view.scale_factor()
+    rect = item.sceneBoundingRect().adjusted(-margin, -margin, margin, margin)
+    return visible(view).adjusted(-px, -px, px, px).contains(rect.intersected(view.sceneRect()))
+
+
+def fits_readable(view, items) -> bool:
+    """Whether `items` fit in the viewport together, with the margin, at 9-px text."""
+    rect = QRectF(items[0].sceneBoundingRect())
+    for item in items[1:]:
+        rect = rect.united(item.sceneBoundingRect())
+    scale, port = view.readable_scale(), view.viewport().rect()
+    return (rect.width() * scale + 2 * MARGIN_PX <= port.width()
+            and rect.height() * scale + 2 * MARGIN_PX <= port.height())
+
+
+def ready(window) -> bool:
+    tab = window.graph_tab
+    return not window.building and not tab.laying_out and tab.scene.shown is not None
+
+
+def unit_items(view):
+    """(the current unit's item, the items of the units with an edge into it)."""
+    items = view.step_items()
+    scene = view.scene()
+    if len(items) > 1 and items[1] is scene.op_items.get(getattr(items[0], "index", None)):
+        return items[0], items[2:]
+    return items[0], items[1:]
+
+
+def check_step_in_view(view) -> int:
+    """The current unit and the units it sends to are on screen, if they fit at 9-px
+    text (else the current unit is, at that size); how many senders were checked."""
+    current, senders = unit_items(view)
+    assert inside_with_margin(view, current)
+    assert view.scale_factor() >= view.readable_scale() * 0.999
+    if not fits_readable(view, [current, *senders]):
+        assert view.scale_factor() == pytest.approx(view.readable_scale())
+        return 0
+    for item in senders:
+        assert inside_with_margin(view, item), item.texts()[0]
+    return len(senders)
+
+
+def test_micrograds_mlp_opens_on_its_output_readable(qtbot):
+    """micrograd's demo on 20 points, grouped: the first view shows the loss, and its
+    text is at least 9 px high (fitted if it fits so, at its output's end otherwise)."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+
+    loss = micrograd_demo(20).loss
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: ready(window), timeout=180_000)
+    tab, view = window.graph_tab, window.graph_tab.view
+    scene = tab.scene
+    output = scene.value_item_of(window.session.program.output)
+    assert view.scale_factor() >= view.readable_scale() * 0.999
+    assert inside_with_margin(view, output)
+    before = scene
+    tab.expansion.to_level(3)  # too wide to read whole: opened at its output's end
+    qtbot.waitUntil(lambda: tab.scene is not before and ready(window), timeout=120_000)
+    scene = tab.scene
+    output = scene.value_item_of(window.session.program.output)
+    assert inside_with_margin(view, output)  # the zoom kept, the output's end shown
+    for size in ((1400, 860), (1280, 720)):
+        window.resize(*size)
+        view.fit(readable=True)  # as a new graph is
+        assert scene.graph_rect().width() * view.scale_factor() > view.viewport().width()
+        assert view.scale_factor() == pytest.approx(view.readable_scale())
+        assert inside_with_margin(view, output), size
+        assert visible(view).right() >= scene.graph_rect().right()
+    window.close()
+
+
+@pytest.fixture
+def zoomed_in(window, qtbot):
+    """A grouped MLP of 12 samples in a small window, zoomed in three times."""
+    window.resize(1000, 640)
+    program, grouping = load_grouped(window, points=12, sizes=(2, 6, 6, 1))
+    qtbot.waitUntil(lambda: ready(window), timeout=60_000)
+    view = window.graph_tab.view
+    view.zoom_by(3.0)
+    return window, grouping
+
+
+def test_every_step_backward_and_forward_keeps_the_unit_and_its_senders_in_view(zoomed_in):
+    window, _ = zoomed_in
+    tab, view = window.graph_tab, window.graph_tab.view
+    zoomed = view.scale_factor()
+    senders = 0
+    while tab.actions["step"].isEnabled():  # Right, to the end of the backward pass
+        tab.actions["step"].trigger()
+        senders += check_step_in_view(view)
+    assert senders > 10
+    assert view.scale_factor() < zoomed  # it had to zoom out for a group's parents
+    for _ in range(6):  # Left
+        tab.actions["back"].trigger()
+        check_step_in_view(view)
+    tab.actions["reset"].trigger()  # Home, then Right and End
+    tab.actions["step"].trigger()
+    check_step_in_view(view)
+    tab.actions["end"].trigger()
+    check_step_in_view(view)
+
+
+def test_the_view_does_not_move_while_the_step_is_in_view(zoomed_in):
+    window, _ = zoomed_in
+    tab, view = window.graph_tab, window.graph_tab.view
+    view.fit()  # the whole graph: nothing to pan for
+    before = visible(view)
+    for _ in range(5):
+        tab.actions["step"].trigger()
+        assert visible(view) == before
+
+
+def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot):
+    window, grouping = zoomed_in
+    window.resize(1600, 1000)
+    tab, view = window.graph_tab, window.graph_tab.view
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    stepper = window.session.stepper
+    tab.actions["step"].trigger()
+    while tab.expansion.levels().current_unit() != -1 - stack.id:
+        tab.actions["step"].trigger()  # to the stack's forward step
+    check_step_in_view(view)
+    before = tab.scene
+    tab.expansion.expand(stack.id)  # its first sample's step is the one just taken
+    qtbot.waitUntil(lambda: tab.scene is not before and ready(window), timeout=60_000)
+    assert stack.id in tab.scene.shown.expanded
+    assert stepper.position == grouping.groups[stack.children[0]].last
+    senders = check_step_in_view(view)  # a sample's step, and the units it sends to
+    for _ in range(3):
+        tab.actions["step"].trigger()
+        senders += check_step_in_view(view)
+    assert senders >= 8  # each sample uses the three layers and its own inputs
+    tab.actions["end"].trigger()
+    check_step_in_view(view)
+    before = tab.scene
+    tab.expansion.collapse(stack.id)
+    qtbot.waitUntil(lambda: tab.scene is not before and ready(window), timeout=60_000)
+    assert check_step_in_view(view) >= 3  # the stack's backward, sent to the layers
