@@ -77,18 +77,15 @@ def stepping_status(stepper: Stepper, wrong_at_end: str = "") -> str:
     k = stepper.position
     engine = stepper.engine
     under = "" if engine.is_correct else f" under {engine.name}"
+    # the step counts are the phase label's (it counts the steps as drawn)
     if k == 0:
-        return (f"Ready{under}: Right steps the forward pass ({n_forward:,} steps), Space "
-                "plays it; End jumps to the end.")
+        return f"Ready{under}: Right steps the forward pass, Space plays it, End runs to the end."
     if k <= n_forward:
-        return (f"Forward pass{under}, step {k:,} of {n_forward:,}: Right computes the next "
-                "value, Left takes it back.")
+        return f"Forward pass{under}: Right computes the next value, Left takes it back."
     if k < stepper.total:
-        return (f"Backward pass{under}, step {k - n_forward:,} of "
-                f"{len(stepper.backward_steps):,}: Right applies the next rule, Left takes "
-                "it back.")
+        return f"Backward pass{under}: Right applies the next rule, Left takes it back."
     if engine.is_correct:
         return ("End of the backward pass: every gradient is in. Left steps back, Home "
                 "starts again; click a box to read its gradient.")
-    verdict = wrong_at_end or "this time the bug changed no input's gradient."
+    verdict = wrong_at_end or "This time the bug changed no input's gradient."
     return f"End of the backward pass{under}. {verdict} Home starts again."

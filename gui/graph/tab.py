@@ -6,6 +6,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from engine.core.narration import stepping_status
 from engine.core.value import Value
 from engine.numbers import count
 from gui.graph.background_drawing import DRAWING, BackgroundDrawing, Tidy
@@ -261,11 +262,10 @@ class GraphTab(QWidget):
             self.expansion.refresh(previous) or self.scene.refresh(previous)
             self.view.follow_step()
         self._update_phase()
-        stepper = self.session.stepper
-        if stepper.position == stepper.total and previous != stepper.total:
-            # the build's "Press Right to step" is no longer what to do
-            self.status.emit("End of the backward pass: every gradient is in. Left steps "
-                             "back, Home starts again; click a box to read its gradient.")
+        stepper = self.session.stepper  # the status bar says where it is, from one place
+        at_end = stepper.position == stepper.total and not stepper.engine.is_correct
+        self.status.emit(stepping_status(stepper, self._gradients_wrong_at_end() if at_end
+                                         else ""))
 
     @Slot(int)
     def _on_engine(self, index: int) -> None:

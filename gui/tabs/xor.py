@@ -205,6 +205,7 @@ class XorTab(QWidget):
         self.history, self.message, self.warning = LossHistory(), "", ""
         self._rate = ""
         self._draw()
+        self.status.emit(f"Epoch 0: seed {seed}'s starting weights; Start trains.")
 
     @Slot()
     def reseed(self) -> None:
@@ -254,6 +255,8 @@ class XorTab(QWidget):
         record = next(train_xor(1, lr, seed, hidden, activation, self.parameters))
         self._absorb([record.loss], record)
         self._draw()
+        self.status.emit(f"One epoch by hand: epoch {self.epoch:,}, loss {record.loss:.6f} "
+                         "(the loss before this epoch's update).")
 
     @Slot(object)
     def _on_epoch(self, record) -> None:

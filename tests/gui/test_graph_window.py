@@ -273,3 +273,24 @@ def test_the_status_bar_says_when_the_backward_pass_is_done(window):
     window.graph_tab.actions["end"].trigger()
     assert window.statusBar().currentMessage().startswith(
         "End of the backward pass: every gradient is in.")
+
+
+def test_the_status_bar_always_says_where_the_stepper_is(window):
+    from engine.core.pitfalls import NO_SORT
+
+    assert window.build("x = 2\nb = x*3\nc = b*2\nd = b + c")
+    actions, status = window.graph_tab.actions, window.statusBar().currentMessage
+    actions["end"].trigger()
+    assert status().startswith("End of the backward pass: every gradient is in.")
+    actions["reset"].trigger()  # the end's words do not stay behind
+    assert status().startswith("Ready: Right steps the forward pass")
+    for _ in range(3):
+        actions["step"].trigger()
+    assert status() == "Forward pass: Right computes the next value, Left takes it back."
+    box = window.graph_tab.engine_box
+    box.setCurrentIndex(box.findData(NO_SORT))  # under a bug, never "every gradient is in"
+    actions["end"].trigger()
+    said = status()
+    assert said.startswith(f"End of the backward pass under {NO_SORT.name}.")
+    assert "every gradient is in" not in said
+    assert "x has gradient 3" in said and "the correct gradient is 9" in said

@@ -207,3 +207,16 @@ def test_the_tab_says_which_activation_each_layer_uses(window, qtbot):
     tab.activation.setCurrentText("relu")
     assert "<b>layers</b> relu hidden, sigmoid output" in tab.counters.text()
     assert "except under relu, where it is a sigmoid" in tab.activation.toolTip()
+
+
+def test_the_status_bar_follows_reset_and_a_step_by_hand(window, qtbot):
+    tab = open_xor(window, qtbot)
+    tab.epochs.setValue(50)
+    tab.buttons["start"].click()
+    qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
+    assert window.statusBar().currentMessage().startswith("Training finished at epoch 50")
+    tab.buttons["reset"].click()
+    assert window.statusBar().currentMessage() == "Epoch 0: seed 0's starting weights; Start trains."
+    tab.buttons["step"].click()
+    assert window.statusBar().currentMessage() == (
+        "One epoch by hand: epoch 1, loss 1.766174 (the loss before this epoch's update).")
