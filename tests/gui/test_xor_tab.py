@@ -216,7 +216,8 @@ def test_the_status_bar_follows_reset_and_a_step_by_hand(window, qtbot):
     qtbot.waitUntil(lambda: not tab.running, timeout=60_000)
     assert window.statusBar().currentMessage().startswith("Training finished at epoch 50")
     tab.buttons["reset"].click()
-    assert window.statusBar().currentMessage() == "Epoch 0: seed 0's starting weights; Start trains."
+    assert window.statusBar().currentMessage() == (
+        "Epoch 0: seed 0's starting weights; Start trains.")
     tab.buttons["step"].click()
     assert window.statusBar().currentMessage() == (
         "One epoch by hand: epoch 1, loss 1.766174 (the loss before this epoch's update).")
