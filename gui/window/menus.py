@@ -6,6 +6,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from gui import engine_dialog
 from gui.tabs.learn.gradient_step import GradientStepper
+from gui.window.animation_export import export_animation
 from gui.window.copy_code import CodeCopier
 
 TABS = ("graph", "rules", "modes", "xor", "pitfalls", "learn")
@@ -52,6 +53,9 @@ class WindowMenus:
         self._action(file, "Export graph as &JSON…", lambda: self.export_graph("json"),
                      tip="Save every node's box and every edge's path and label, "
                          "in scene coordinates")
+        self._action(file, "Export &animation…", lambda: export_animation(self),
+                     tip="The whole pass as a GIF or an MP4 for slides: a frame per step, "
+                         "captioned")
         self._action(file, "Check an &engine…", lambda: engine_dialog.open_dialog(self),
                      tip="Check your own micrograd-style autograd engine rule by rule")
         self._action(file, "Write &report…", self.report_dialog, "Ctrl+R",

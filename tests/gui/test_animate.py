@@ -121,3 +121,20 @@ def test_the_command_writes_a_gif_and_refuses_bad_arguments(tmp_path):
         assert bad.returncode == 2, (args, bad.stderr)
         assert bad.stderr.startswith("error: ") and message in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_file_export_animation_writes_the_windows_pass_and_puts_the_stepper_back(
+        window, qtbot, tmp_path):
+    from gui.window.animation_export import export_animation
+
+    window.editor.set_text(NEURON)
+    window.build(NEURON)
+    window.wait_for_build()
+    window.session.seek(5)
+    out = tmp_path / "pass.gif"
+    assert export_animation(window, str(out)) == 22
+    assert Image.open(out).n_frames == 22
+    assert window.session.stepper.position == 5  # where the user was
+    assert window.statusBar().currentMessage() == f"Exported {out}: 22 frames"
+    titles = [a.text() for a in window.menuBar().actions()[0].menu().actions()]
+    assert "Export &animation…" in titles
