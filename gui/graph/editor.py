@@ -208,6 +208,7 @@ class EditorPanel(QWidget):
         self.notice = QLabel(self)
         self.notice.setObjectName("notice")
         self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)  # it may quote a file's name
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notice.setStyleSheet("color: #92400e; background: #fef3c7; padding: 4px;")
         self.notice.hide()

@@ -16,6 +16,7 @@ from gui.graph import export
 from gui.graph.session import RESTEP_AT
 from gui.jobs.group_child import GROUP_FROM
 from gui.jobs.program_build import BACKGROUND_CHARS
+from gui.window import boxes
 
 APP_NAME = "Autograd Debugger"
 
@@ -104,7 +105,7 @@ class ProgramFiles:
                 raise ExpressionError("the file is empty")
         except (OSError, ExpressionError) as e:
             name = shorten(str(path))
-            QMessageBox.warning(self, "Cannot open", f"{name} cannot be opened:\n{_reason(e)}")
+            boxes.plain_warning(self, "Cannot open", f"{name} cannot be opened:\n{_reason(e)}")
             self.show_status(f"Could not open {name}; the program is unchanged")
             return False
         if len(text) > BACKGROUND_CHARS:
@@ -169,7 +170,7 @@ class ProgramFiles:
         if len(text) <= MAX_CHARS:
             return True
         buttons = QMessageBox.StandardButton
-        answer = QMessageBox.warning(
+        answer = boxes.plain_warning(
             self, "Too long to be opened again",
             f"As a program, this graph is {len(text):,} characters long. File → Open and "
             f"the command line read programs of at most {MAX_CHARS:,} characters, so this "
@@ -188,8 +189,8 @@ class ProgramFiles:
         try:
             write_atomic(path, text)
         except (OSError, UnicodeEncodeError) as e:
-            QMessageBox.warning(self, "Cannot save",
-                                f"{shorten(str(path))} cannot be written:\n{_reason(e)}")
+            boxes.plain_warning(self, "Cannot save",
+                          f"{shorten(str(path))} cannot be written:\n{_reason(e)}")
             return False
         self.editor.set_saved()
         self.file_path, self.program_name = path, None

@@ -30,6 +30,9 @@ def dialogs(monkeypatch):
     for kind in ("warning", "information", "critical", "question"):
         monkeypatch.setattr(QMessageBox, kind, staticmethod(record(kind)))
     monkeypatch.setattr(QMessageBox, "about", staticmethod(record("about")))
+    from gui.window import boxes  # the app's plain-text boxes, recorded the same way
+
+    monkeypatch.setattr(boxes, "plain_warning", record("warning"))
     return shown
 
 

@@ -116,9 +116,11 @@ def test_saving_anyway_writes_it_and_says_it_cannot_be_opened_here(qtbot, tmp_pa
                                                                    monkeypatch, small_limit):
     from PySide6.QtWidgets import QMessageBox
 
+    from gui.window import boxes
+
     asked = []
-    monkeypatch.setattr(QMessageBox, "warning", staticmethod(
-        lambda *args: asked.append(args[2]) or QMessageBox.StandardButton.Save))
+    monkeypatch.setattr(boxes, "plain_warning",
+                        lambda *args: asked.append(args[2]) or QMessageBox.StandardButton.Save)
     loss = micrograd_demo(1).loss
     window = debug(loss, block=False)
     qtbot.addWidget(window)

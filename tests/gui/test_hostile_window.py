@@ -328,3 +328,25 @@ def test_a_big_overflowing_program_built_in_the_background_is_refused(window, qt
     assert window.session.program is before
     assert window.editor.error.text().startswith(
         "Line 2, col 1: the gradient with respect to 'x' is too large to represent")
+
+
+def test_a_file_name_with_markup_is_shown_as_written(window, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    from gui.window import boxes
+
+    shown = []
+
+    def exec_(box):
+        shown.append((box.textFormat(), box.text()))
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    name = tmp_path / "<img src='x.png'><a href='x'>x</a>.expr"
+    name.write_text("")  # empty: it cannot be opened
+    window.open_file(str(name))
+    assert shown and shown[-1][0] == Qt.TextFormat.PlainText
+    assert "<img src='x.png'><a href='x'>x</a>.expr cannot be opened" in shown[-1][1]
+    assert window.editor.notice.textFormat() == Qt.TextFormat.PlainText
+    assert boxes.plain_warning(window, "t", "<b>x</b>") == QMessageBox.StandardButton.Ok
