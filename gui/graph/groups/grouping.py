@@ -15,8 +15,9 @@ import heapq
 from engine._gc import collector_paused
 from gui.graph.groups.model import GraphArrays, Group, Grouping
 from gui.graph.groups.names import name_drafts, path_parts, path_prefixes
-from gui.graph.groups.patterns import broadcasts, layer_drafts
+from gui.graph.groups.patterns import Broadcasts, broadcasts, layer_drafts
 from gui.graph.groups.repetition import chunk_stacks, stack_drafts
+from gui.graph.groups.sequence import Sequence, sequence_of
 from gui.graph.groups.spine import spine_plan
 from gui.graph.groups.structure import Draft, regions_of, structure_drafts
 from gui.graph.groups.titles import Describer
@@ -37,8 +38,15 @@ def group_graph(arrays: GraphArrays, threshold: int = THRESHOLD) -> Grouping:
 def _group(arrays: GraphArrays) -> Grouping:
     n = len(arrays)
     regions = regions_of(arrays)
-    drafts, gnode = structure_drafts(arrays, regions, spine_plan(arrays, regions),
-                                     broadcasts(arrays, regions))
+    plan, patterns = spine_plan(arrays, regions), broadcasts(arrays, regions)
+    sequence = sequence_of(arrays, regions)
+    if sequence is not None:
+        drafts, gnode = structure_drafts(arrays, regions, plan,
+                                         _within_steps(patterns, sequence), sequence)
+        if not _nested(drafts, gnode, sequence.step):
+            sequence = None
+    if sequence is None:
+        drafts, gnode = structure_drafts(arrays, regions, plan, patterns)
     members = _members(drafts, gnode)
     layer_drafts(arrays, regions.consumers, drafts, members)
     stack_drafts(arrays, regions.consumers, drafts, members)
@@ -48,6 +56,26 @@ def _group(arrays: GraphArrays) -> Grouping:
     name_drafts(arrays.labels, loose, drafts, gnode)
     _title(arrays, regions.head, drafts, gnode)
     return _grouping(arrays, drafts, gnode)
+
+
+def _within_steps(patterns: Broadcasts, sequence: Sequence) -> Broadcasts:
+    """The patterns whose parts are all in one step (or all in none)."""
+    step = sequence.step
+    parts: dict[int, set[int]] = {}
+    for u, k in patterns.member.items():
+        parts.setdefault(k, set()).add(step[u])
+    kept = Broadcasts(titles=patterns.titles, shared=patterns.shared, size=patterns.size)
+    kept.member = {u: k for u, k in patterns.member.items() if len(parts[k]) == 1}
+    return kept
+
+
+def _nested(drafts: list[Draft], gnode: list[int], step: list[int]) -> bool:
+    """True if the drafts nest with the steps: a node directly in a step's instance,
+    or in a draft inside it, is of that step; any other node, of none."""
+    where: list[int] = []  # each draft's step (-1 for none)
+    for d in drafts:  # a draft's parent was made before it
+        where.append(d.step if d.step >= 0 else where[d.parent] if d.parent >= 0 else -1)
+    return all((where[g] if g >= 0 else -1) == step[i] for i, g in enumerate(gnode))
 
 
 def _members(drafts: list[Draft], gnode: list[int]) -> list[list[int]]:
@@ -76,7 +104,10 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
         if d.kind == "structure" and not d.outputs:
             d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
     for s, d in enumerate(drafts):
-        if d.kind != "stack" or (d.parent >= 0 and drafts[d.parent].kind == "stack"):
+        if d.step == -2:
+            _title_steps(arrays, s, drafts, kids)
+        if d.kind != "stack" or (d.parent >= 0 and drafts[d.parent].kind == "stack") \
+                or d.step == -2:
             continue
         instances = _instances(s, drafts, kids)
         model = drafts[instances[0]]
@@ -86,6 +117,24 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
         for k, g in enumerate(instances):
             drafts[g].title = names[k] if unique else f"#{k}"
         _title_stack(s, drafts, kids, instances)
+
+
+def _title_steps(arrays: GraphArrays, s: int, drafts: list[Draft], kids) -> None:
+    """A sequence's steps: `position k`, or the name of its term (`losses[3]`) if all
+    are named; their stack `positions × 8`, a part of it `positions 0–99`."""
+    instances = _instances(s, drafts, kids)
+    names = [arrays.labels[drafts[g].root] for g in instances]
+    named = all(names) and len(set(names)) == len(names)
+    for k, g in enumerate(instances):
+        drafts[g].title = names[k] if named else f"position {k}"
+    number = {g: k for k, g in enumerate(instances)}
+    drafts[s].title = f"positions × {len(instances)}"
+    todo = [g for g in kids.get(s, []) if drafts[g].kind == "stack"]
+    while todo:
+        g = todo.pop()
+        ks = [number[i] for i in _instances(g, drafts, kids)]
+        drafts[g].title = f"positions {min(ks)}–{max(ks)}"
+        todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
 
 
 def _instances(s: int, drafts: list[Draft], kids) -> list[int]:

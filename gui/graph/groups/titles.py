@@ -57,6 +57,12 @@ class Describer:
                     found.append(p)
         return found[::-1]
 
+    def counted(self, v: int) -> list[int]:
+        """The terms of v's chain but its numbers (an unnamed leaf: the 0 `sum` starts
+        from, in microgpt's engine)."""
+        parents, labels = self.arrays.parents, self.arrays.labels
+        return [t for t in self.terms(v) if parents[t] or labels[t]]
+
     def leaf(self, v: int) -> str:
         label = self.arrays.labels[v]
         return short_name(label) if label else "c"
@@ -108,13 +114,27 @@ class Describer:
             return 1
         return _BINDS.get(op, 3)
 
+    def inverse_of(self, v: int) -> int:
+        """u if v is u**-1 (how microgpt divides: e * total**-1), else -1."""
+        op = self.arrays.ops[v]
+        if ops.of(op) is ops.POWER and ops.exponent(op) == -1:
+            return self.arrays.parents[v][0]
+        return -1
+
     def softmax_size(self, v: int) -> int:
-        """N if v is one output of a softmax over N (exp / Σ exp), else 0."""
+        """N if v is one output of a softmax over N (exp / Σ exp, or exp · (Σ exp)**-1),
+        else 0."""
         arrays = self.arrays
-        if arrays.ops[v] != _DIV or len(arrays.parents[v]) != 2:
+        if len(arrays.parents[v]) != 2:
             return 0
         num, den = arrays.parents[v]
-        terms = self.terms(den) if arrays.ops[den] == _ADD else []
+        if arrays.ops[v] == _MUL and arrays.ops[num] != _EXP:
+            num, den = den, num
+        if arrays.ops[v] == _MUL:
+            den = self.inverse_of(den)
+        elif arrays.ops[v] != _DIV:
+            return 0
+        terms = self.counted(den) if den >= 0 and arrays.ops[den] == _ADD else []
         if arrays.ops[num] == _EXP and len(terms) >= 2 and all(
                 arrays.ops[t] == _EXP for t in terms):
             return len(terms)
@@ -126,12 +146,24 @@ class Describer:
         if ops.of(arrays.ops[v]) is not ops.POWER or ops.exponent(arrays.ops[v]) != -0.5:
             return 0
         u = arrays.parents[v][0]
-        while len(arrays.parents[u]) == 1 and arrays.ops[u] in (_ADD, _DIV, _MUL):
-            u = arrays.parents[u][0]
-        terms = self.terms(u) if arrays.ops[u] == _ADD else []
+        while arrays.ops[u] in (_ADD, _DIV, _MUL) and self.terms(u) == list(
+                arrays.parents[u]) and self._by_number(u) >= 0:  # ÷ N, + ε
+            u = self._by_number(u)
+        terms = self.counted(u) if arrays.ops[u] == _ADD else []
         squares = all(arrays.ops[t] == _MUL and len(set(arrays.parents[t])) == 1
                       and len(arrays.parents[t]) == 2 for t in terms)
         return len(terms) if len(terms) >= 2 and squares else 0
+
+    def _by_number(self, u: int) -> int:
+        """The operand a one-operand op, or an op with one unnamed leaf operand (a
+        number), applies to; -1 if it has none."""
+        ps = self.arrays.parents[u]
+        if len(ps) == 1:
+            return ps[0]
+        numbers = [p for p in ps if not self.arrays.parents[p] and not self.arrays.labels[p]]
+        if len(ps) == 2 and len(numbers) == 1:
+            return ps[1] if numbers[0] == ps[0] else ps[0]
+        return -1
 
     def describe(self, v: int, budget: int = 2) -> str:
         """What node v computes, `budget` levels of binary operands deep."""
@@ -139,8 +171,10 @@ class Describer:
         op, parents = arrays.ops[v], arrays.parents[v]
         if not parents:
             return self.leaf(v)
-        if (k := self.softmax_size(v)) or (k := self.rms_size(v)):
-            return f"softmax({k})" if op == _DIV else f"1/rms({k})"
+        if k := self.softmax_size(v):
+            return f"softmax({k})"
+        if k := self.rms_size(v):
+            return f"1/rms({k})"
         if op in (_ADD, _MUL) and self.terms(v) != list(parents):
             return self.chain(v)
         if len(parents) == 1:
