@@ -17,6 +17,7 @@ from gui.graph.groups.model import GraphArrays, Group, Grouping
 from gui.graph.groups.names import name_drafts, path_parts, path_prefixes
 from gui.graph.groups.patterns import Broadcasts, broadcasts, layer_drafts
 from gui.graph.groups.repetition import chunk_stacks, stack_drafts
+from gui.graph.groups.rows import row_drafts
 from gui.graph.groups.sequence import Sequence, sequence_of
 from gui.graph.groups.spine import spine_plan
 from gui.graph.groups.structure import Draft, regions_of, structure_drafts
@@ -49,13 +50,14 @@ def _group(arrays: GraphArrays) -> Grouping:
         drafts, gnode = structure_drafts(arrays, regions, plan, patterns)
     members = _members(drafts, gnode)
     layer_drafts(arrays, regions.consumers, drafts, members)
+    row_drafts(arrays, regions, drafts, gnode, members)
     stack_drafts(arrays, regions.consumers, drafts, members)
     chunk_stacks(drafts, regions.consumers, members)
     loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
              and arrays.labels[i]]
     name_drafts(arrays.labels, loose, drafts, gnode)
     _title(arrays, regions.head, drafts, gnode)
-    return _grouping(arrays, drafts, gnode)
+    return _grouping(arrays, regions.head, drafts, gnode)
 
 
 def _within_steps(patterns: Broadcasts, sequence: Sequence) -> Broadcasts:
@@ -103,6 +105,9 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
     for d in drafts:  # an instance is named below, its stack by its first instance
         if d.kind == "structure" and not d.outputs:
             d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
+            if not d.chain and _named(arrays, d.root) and not (
+                    d.parent >= 0 and drafts[d.parent].root == d.root):
+                d.title = arrays.labels[d.root]  # the variable it reaches: reg_loss
     for s, d in enumerate(drafts):
         if d.step == -2:
             _title_steps(arrays, s, drafts, kids)
@@ -114,9 +119,17 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
         d.title = model.title if model.outputs else describe.describe(model.root)
         names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
         unique = len(set(names)) == len(names) and all(names)
+        if not unique and all(_named(arrays, drafts[g].root) for g in instances):
+            names = [arrays.labels[drafts[g].root] for g in instances]  # losses[7]
+            unique = len(set(names)) == len(names)
         for k, g in enumerate(instances):
             drafts[g].title = names[k] if unique else f"#{k}"
         _title_stack(s, drafts, kids, instances)
+
+
+def _named(arrays: GraphArrays, v: int) -> bool:
+    """True if result v is named by a path from the caller's variables (`losses[3]`)."""
+    return bool(arrays.parents[v] and arrays.labels[v] and path_parts(arrays.labels[v]))
 
 
 def _title_steps(arrays: GraphArrays, s: int, drafts: list[Draft], kids) -> None:
@@ -124,7 +137,8 @@ def _title_steps(arrays: GraphArrays, s: int, drafts: list[Draft], kids) -> None
     are named; their stack `positions × 8`, a part of it `positions 0–99`."""
     instances = _instances(s, drafts, kids)
     names = [arrays.labels[drafts[g].root] for g in instances]
-    named = all(names) and len(set(names)) == len(names)
+    named = all(_named(arrays, drafts[g].root) for g in instances) and len(
+        set(names)) == len(names)
     for k, g in enumerate(instances):
         drafts[g].title = names[k] if named else f"position {k}"
     number = {g: k for k, g in enumerate(instances)}
@@ -147,14 +161,15 @@ def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
 
 
 def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> None:
-    number = {g: k for k, g in enumerate(instances)}
-    todo = [s]
+    """The stack `relu(…) × 100`; a part of it (its box says how many) by the first and
+    the last instance it holds: `relu(…): inputs[0]–inputs[49]`."""
+    base = drafts[s].title
+    drafts[s].title = f"{base} × {len(instances)}"
+    todo = [k for k in kids.get(s, []) if drafts[k].kind == "stack"]
     while todo:
         g = todo.pop()
         inside = _instances(g, drafts, kids)
-        ks = [number[i] for i in inside]
-        span = f" (#{min(ks)}–#{max(ks)})" if g != s else ""
-        drafts[g].title = f"{drafts[s].title} × {len(inside)}{span}"
+        drafts[g].title = f"{base}: {drafts[inside[0]].title}–{drafts[inside[-1]].title}"
         todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
 
 
@@ -178,12 +193,13 @@ def _instance_name(arrays: GraphArrays, leaves: list[int]) -> str:
     return common[-1] if common else ""
 
 
-def _grouping(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]) -> Grouping:
+def _grouping(arrays: GraphArrays, head: list[int], drafts: list[Draft],
+              gnode: list[int]) -> Grouping:
     items = _level_order(arrays, drafts, gnode, everywhere=False)
     order, _, _ = _emit(items, len(drafts))
     if not _topological(arrays, order):  # a level sorted by keys alone was not: sort all
         items = _level_order(arrays, drafts, gnode, everywhere=True)
-    _split_wide(items, drafts, gnode)
+    _split_wide(arrays, head, items, drafts, gnode)
     order, first, last = _emit(items, len(drafts))
     groups = [Group(g, d.kind, d.title, d.parent,
                     [-1 - k for k in items[g] if k < 0],
@@ -198,11 +214,18 @@ WIDE = 120  # a level of more items is shown in consecutive parts of at most PAR
 PART = 100  # (at least 4: every part then holds two items or more)
 
 
-def _split_wide(items: dict[int, list[int]], drafts: list[Draft], gnode: list[int]) -> None:
+def _split_wide(arrays: GraphArrays, regions_head: list[int], items: dict[int, list[int]],
+                drafts: list[Draft], gnode: list[int]) -> None:
     """Split every level of more than `wide` items (a Σ of 100,000 products) into
     consecutive parts, each a 'structure' group: a run of a topological order is convex
     (a path between two of its nodes only passes nodes between them)."""
     wide, part = WIDE, PART
+    describe = Describer(arrays, regions_head)
+
+    def said(item: int) -> str:  # a part is titled by the first and the last item it holds
+        if item < 0:
+            return drafts[-1 - item].title
+        return arrays.labels[item] or describe.describe(item, 0)
     for g in list(items):
         level = items[g]
         while len(level) > wide:
@@ -212,8 +235,9 @@ def _split_wide(items: dict[int, list[int]], drafts: list[Draft], gnode: list[in
             runs = [level[a:b] for a, b in zip(cuts, cuts[1:])]
             kind = "stack" if g >= 0 and drafts[g].kind == "stack" else "structure"
             level = []
-            for k, run in enumerate(runs):
-                drafts.append(Draft(kind, g, title=f"{base}: part {k + 1} of {len(runs)}"))
+            for run in runs:
+                first, last = (said(run[0]), said(run[-1]))
+                drafts.append(Draft(kind, g, title=f"{base}: {first} … {last}"))
                 new = len(drafts) - 1
                 for item in run:
                     if item >= 0:

@@ -7,8 +7,9 @@ steps: step k is what t_k depends on that no earlier term does, S_k = A(t_k) \\ 
 has w in A(t_k), and w in A(t_<k) would put u there too), so is a run of steps. A step
 has several exits (its keys and values, read later) and steps are not alike (attention
 grows with the position), so neither the post-dominator regions nor the stacks find
-them; they are found here, and kept only where they are more than the terms' regions
-(micrograd's samples are regions already).
+them; they are found here, and kept only where most steps are more than their terms'
+regions (micrograd's samples are regions already; a result all samples read, computed
+once, would make the first step more than its region, and no other).
 """
 # Qt-free: grouped in a child process, which never loads Qt (tests/test_structure.py).
 
@@ -37,7 +38,7 @@ def sequence_of(arrays, regions: Regions) -> Sequence | None:
     """The steps of the Σ whose result terms' regions hold the most nodes, if they are
     worth showing (see the module's docstring); None if there are none."""
     n = len(arrays)
-    head, size, parent = regions.head, regions.size, regions.parent
+    head, size = regions.head, regions.size
     weight: dict[int, int] = {}
     count: dict[int, int] = {}
     ops, parents = arrays.ops, arrays.parents
@@ -62,8 +63,9 @@ def sequence_of(arrays, regions: Regions) -> Sequence | None:
     for s in step:
         if s >= 0:
             sizes[s] += 1
-    if all(sizes[k] <= size[t] for k, t in enumerate(terms)):
-        return None  # every step is its term's region: nothing to add
+    more = sum(1 for k, t in enumerate(terms) if sizes[k] > size[t])
+    if more < max(2, (len(terms) - 1) / 2):
+        return None  # the steps are the terms' regions, but for what the first computes
     if sum(sizes) < MIN_SHARE * n or not _inside(regions, step, best, n):
         return None
     return Sequence(step, terms, best, sizes)

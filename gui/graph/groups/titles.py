@@ -9,6 +9,7 @@ from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.names import path_parts
 
 _ADD, _MUL, _DIV, _EXP = ops.ADD.name, ops.MUL.name, ops.DIV.name, ops.EXP.name
+_MAX_CALLS = 12  # a title says at most this many nested operations
 _NAMED_TERMS = 2  # a Σ names at most this many of its leaf terms
 # how tightly an op's title binds: a sum 1, a product 2; - and ÷ group to the left
 _BINDS = {ops.ADD.name: 1, ops.SUB.name: 1, ops.MUL.name: 2, ops.DIV.name: 2}
@@ -37,12 +38,30 @@ def short_name(label: str) -> str:
     return last + "".join(parts[k + 1:])
 
 
+def row_name(prefix: str) -> str:
+    """A row's path said from its last two named steps: "state_dict['wte'][5]" →
+    'wte[5]', 'model.layers[0].neurons[3]' → 'layers[0].neurons[3]'."""
+    parts = path_parts(prefix)
+    if parts is None or len(parts) < 2:
+        return prefix
+    named = [k for k, p in enumerate(parts) if k and not (p.startswith("[")
+                                                        and p[1] not in "'\"")]
+    start = named[-2] if len(named) >= 2 and parts[named[-1]].startswith(".") else (
+        named[-1] if named else 0)
+    text = "".join(parts[start:])
+    if text.startswith("['") or text.startswith('["'):
+        end = text.index(text[1], 2)
+        text = text[2:end] + text[end + 2:]
+    return text.lstrip(".")
+
+
 class Describer:
     """Titles for the nodes of one graph; `heads` is each node's chain head."""
 
     def __init__(self, arrays: GraphArrays, head: list[int]):
         self.arrays = arrays
         self.head = head
+        self.calls = 0  # functions of functions being said
 
     def terms(self, v: int) -> list[int]:
         """The operands of the chain v is the last link of, in operand order."""
@@ -166,7 +185,17 @@ class Describer:
         return -1
 
     def describe(self, v: int, budget: int = 2) -> str:
-        """What node v computes, `budget` levels of binary operands deep."""
+        """What node v computes, `budget` levels of binary operands deep (and functions
+        of functions, `tanh(tanh(…))`, at most _MAX_CALLS deep)."""
+        if self.calls >= _MAX_CALLS:
+            return "…"
+        self.calls += 1
+        try:
+            return self._describe(v, budget)
+        finally:
+            self.calls -= 1
+
+    def _describe(self, v: int, budget: int) -> str:
         arrays = self.arrays
         op, parents = arrays.ops[v], arrays.parents[v]
         if not parents:
