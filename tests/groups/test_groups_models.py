@@ -166,10 +166,19 @@ def test_each_positions_loss_is_a_region_of_its_softmax(gpt):
 
 def test_attention_softmaxes_and_rmsnorms_are_groups_stacked_where_alike(gpt):
     built, arrays, grouping, _ = gpt
-    titles = [g.title for g in grouping.groups]
     positions, heads = len(built.losses), 2
+    stack = next(g for g in grouping.groups if g.title == f"positions × {positions}")
     for p in range(1, positions):  # at position p a head attends to p + 1 positions
-        assert f"softmax({p + 1}) × {heads}" in titles  # the heads, alike, stacked
+        position = grouping.groups[stack.children[p]]
+        inside = [g for g in grouping.groups if position.id in grouping.ancestors(
+            grouping.order[g.first]) and g.id != position.id]
+        found = [g for g in inside if g.title == f"attention head × {heads}"]
+        assert len(found) == 1 and found[0].instances == heads  # the heads, stacked
+        for k, h in enumerate(found[0].children):
+            head = grouping.groups[h]
+            assert head.title == f"head {k}"
+            assert [grouping.groups[c].title for c in head.children].count(
+                f"softmax({p + 1})") == 1
     embd = len(built.model["wte"][0])
     said = {g.id: g.title if g.kind != "instance" else grouping.groups[g.parent].title
             for g in grouping.groups}

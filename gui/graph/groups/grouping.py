@@ -16,7 +16,7 @@ from engine._gc import collector_paused
 from gui.graph.groups.model import GraphArrays, Group, Grouping
 from gui.graph.groups.names import name_drafts, path_parts, path_prefixes
 from gui.graph.groups.patterns import Broadcasts, broadcasts, layer_drafts
-from gui.graph.groups.repetition import chunk_stacks, stack_drafts
+from gui.graph.groups.repetition import STAGES, chunk_stacks, stack_drafts, zip_stacks
 from gui.graph.groups.rows import row_drafts
 from gui.graph.groups.sequence import Sequence, sequence_of
 from gui.graph.groups.spine import spine_plan
@@ -53,11 +53,27 @@ def _group(arrays: GraphArrays) -> Grouping:
     row_drafts(arrays, regions, drafts, gnode, members)
     stack_drafts(arrays, regions.consumers, drafts, members)
     chunk_stacks(drafts, regions.consumers, members)
+    zip_stacks(drafts, regions.consumers, members)
+    drafts, gnode = _compact(drafts, gnode)
     loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
              and arrays.labels[i]]
     name_drafts(arrays.labels, loose, drafts, gnode)
     _title(arrays, regions.head, drafts, gnode)
     return _grouping(arrays, regions.head, drafts, gnode)
+
+
+def _compact(drafts: list[Draft], gnode: list[int]) -> tuple[list[Draft], list[int]]:
+    """The drafts without those merged away (kind 'gone'), renumbered."""
+    if all(d.kind != "gone" for d in drafts):
+        return drafts, gnode
+    new, kept = {-1: -1}, []
+    for g, d in enumerate(drafts):
+        if d.kind != "gone":
+            new[g] = len(kept)
+            kept.append(d)
+    for d in kept:
+        d.parent = new[d.parent]
+    return kept, [new[g] for g in gnode]
 
 
 def _within_steps(patterns: Broadcasts, sequence: Sequence) -> Broadcasts:
@@ -108,6 +124,13 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
             if not d.chain and _named(arrays, d.root) and not (
                     d.parent >= 0 and drafts[d.parent].root == d.root):
                 d.title = arrays.labels[d.root]  # the variable it reaches: reg_loss
+    for g0, d in enumerate(drafts):  # merged stages: an attention head, or in turn
+        if d.kind == "instance" and d.title == STAGES:
+            parts = sorted(kids[g0], key=lambda g: drafts[g].root)
+            titles = [drafts[g].title for g in parts]
+            d.outputs = True
+            d.title = "attention head" if any(t.startswith("softmax(") for t in titles) \
+                else " → ".join(titles)
     for s, d in enumerate(drafts):
         if d.step == -2:
             _title_steps(arrays, s, drafts, kids)
@@ -122,8 +145,9 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
         if not unique and all(_named(arrays, drafts[g].root) for g in instances):
             names = [arrays.labels[drafts[g].root] for g in instances]  # losses[7]
             unique = len(set(names)) == len(names)
+        word = "head " if d.title == "attention head" else "#"
         for k, g in enumerate(instances):
-            drafts[g].title = names[k] if unique else f"#{k}"
+            drafts[g].title = names[k] if unique else f"{word}{k}"
         _title_stack(s, drafts, kids, instances)
 
 
