@@ -16,6 +16,7 @@ from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.structure import Draft
 
 MIN_INSTANCES = 2
+ZIP_MOST = 8  # a level of more stacks of one count is not searched for stages
 STAGES = "stages"  # an instance of stacks merged by zip_stacks, titled by grouping._title
 
 
@@ -123,10 +124,13 @@ def zip_stacks(drafts: list[Draft], consumers: list[list[int]],
             kids.setdefault(d.parent, []).append(g)
         level: dict[tuple[int, int], list[int]] = {}
         for s, d in enumerate(drafts):
-            if d.kind == "stack" and d.step == -1 and all(
+            if d.kind == "stack" and d.step == -1 and (
+                    d.parent < 0 or drafts[d.parent].kind != "stack") and all(
                     drafts[k].kind == "instance" for k in kids[s]):
                 level.setdefault((d.parent, len(kids[s])), []).append(s)
         for stacks in level.values():
+            if len(stacks) > ZIP_MOST:
+                continue
             for a in stacks:
                 for b in stacks:
                     if a != b and _zip(a, b, drafts, kids, consumers, members):

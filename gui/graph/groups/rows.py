@@ -34,7 +34,8 @@ def row_drafts(arrays: GraphArrays, regions: Regions, drafts: list[Draft], gnode
     found: dict[tuple, list[int]] = {}
     for i in range(n):
         ps = parents[i]
-        if not ps or not all(not parents[p] and labels[p] and up[p] >= n for p in ps):
+        if not ps or parents[ps[0]] or up[ps[0]] < n or not all(
+                not parents[p] and labels[p] and up[p] >= n for p in ps):
             continue
         key = []
         for p in ps:

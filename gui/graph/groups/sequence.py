@@ -42,12 +42,11 @@ def sequence_of(arrays, regions: Regions) -> Sequence | None:
     weight: dict[int, int] = {}
     count: dict[int, int] = {}
     ops, parents = arrays.ops, arrays.parents
-    for v in range(n):  # a term: a result operand of a chain's link from outside it
-        if ops[v] not in CHAIN_OPS:
-            continue
-        h = head[v]
+    chain = set(CHAIN_OPS)
+    for v in [v for v in range(n) if ops[v] in chain]:  # a term: a result operand of a
+        h = head[v]                                       # chain's link from outside it
         for p in parents[v]:
-            if parents[p] and head[p] != h:
+            if head[p] != h and parents[p]:
                 weight[h] = weight.get(h, 0) + size[p]
                 count[h] = count.get(h, 0) + 1
     best = max((h for h in weight if count[h] >= MIN_STEPS), key=weight.__getitem__,
@@ -56,6 +55,13 @@ def sequence_of(arrays, regions: Regions) -> Sequence | None:
         return None
     terms = sorted({p for v in range(n) if head[v] == best and ops[v] in CHAIN_OPS
                     for p in parents[v] if parents[p] and head[p] != best})
+    # a step is more than its term's region by a result that several steps read, which
+    # the Σ post-dominates (a position's keys): without enough of them, no search
+    is_term = set(terms)
+    shared = sum(1 for u in range(n) if parents[u] and head[u] == u
+                 and regions.parent[u] == best and u not in is_term)
+    if shared < max(2, (len(terms) - 1) / 2):
+        return None
     step = _steps(arrays, regions, terms)
     if step is None:
         return None
