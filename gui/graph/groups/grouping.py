@@ -118,6 +118,10 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
     kids: dict[int, list[int]] = {}
     for k, d in enumerate(drafts):
         kids.setdefault(d.parent, []).append(k)
+    gnode_of: dict[int, list[int]] = {}
+    for i, g in enumerate(gnode):
+        if g >= 0:
+            gnode_of.setdefault(g, []).append(i)
     for d in drafts:  # an instance is named below, its stack by its first instance
         if d.kind == "structure" and not d.outputs:
             d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
@@ -139,7 +143,12 @@ def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> 
             continue
         instances = _instances(s, drafts, kids)
         model = drafts[instances[0]]
-        d.title = model.title if model.outputs else describe.describe(model.root)
+        if model.outputs:
+            d.title = model.title
+        else:  # what one instance computes, what comes from outside it unsaid
+            describe.within = set(_nodes_in(instances[0], kids, gnode_of))
+            d.title = describe.describe(model.root)
+            describe.within = None
         names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
         unique = len(set(names)) == len(names) and all(names)
         if not unique and all(_named(arrays, drafts[g].root) for g in instances):
@@ -195,6 +204,15 @@ def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> Non
         inside = _instances(g, drafts, kids)
         drafts[g].title = f"{base}: {drafts[inside[0]].title}–{drafts[inside[-1]].title}"
         todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
+
+
+def _nodes_in(g: int, kids: dict[int, list[int]], direct: dict[int, list[int]]) -> list[int]:
+    found, todo = list(direct.get(g, [])), [g]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            found.extend(direct.get(k, []))
+            todo.append(k)
+    return found
 
 
 def _leaves_in(g: int, kids: dict[int, list[int]], held: dict[int, list[int]]) -> list[int]:

@@ -20,14 +20,16 @@ ZIP_MOST = 8  # a level of more stacks of one count is not searched for stages
 STAGES = "stages"  # an instance of stacks merged by zip_stacks, titled by grouping._title
 
 
-def canonical_form(arrays: GraphArrays, members: list[int]) -> tuple:
-    """The region's nodes (sorted) as (op, operands) with inside operands by place."""
+def canonical_form(arrays: GraphArrays, members: list[int], own=None) -> tuple:
+    """The region's nodes (sorted) as (op, operands) with inside operands by place.
+    `own(p)`: True for an outside leaf that is the instance's own parameter (a layer's
+    weights, each layer its own), said as -2 instead of by its identity."""
     parents, ops = arrays.parents, arrays.ops
     place = {u: k for k, u in enumerate(members)}
     for u in members:  # an operand outside: a leaf by its identity, anything else as -1
         for p in parents[u]:
             if p not in place:
-                place[p] = -1 if parents[p] else -2 - p
+                place[p] = -1 if parents[p] else -2 if own is not None and own(p) else -3 - p
     return tuple([(ops[u], tuple([place[p] for p in parents[u]])) for u in members])
 
 

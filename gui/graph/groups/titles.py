@@ -62,6 +62,7 @@ class Describer:
         self.arrays = arrays
         self.head = head
         self.calls = 0  # functions of functions being said
+        self.within: set[int] | None = None  # if set: a result outside it is said '…'
 
     def terms(self, v: int) -> list[int]:
         """The operands of the chain v is the last link of, in operand order."""
@@ -91,8 +92,9 @@ class Describer:
         unsaid), a chain of * as Π; a product of three or fewer as it is written."""
         terms = self.terms(v)
         op, parents, labels = self.arrays.ops, self.arrays.parents, self.arrays.labels
-        if op[v] == _ADD and len(terms) >= 2 and all(op[t] == _EXP for t in terms):
-            return f"Σ exp ({len(terms)})"
+        counted = self.counted(v)
+        if op[v] == _ADD and len(counted) >= 2 and all(op[t] == _EXP for t in counted):
+            return f"Σ exp ({len(counted)})"
         if op[v] == _MUL and len(terms) <= 3 or len(terms) == 2:  # as written
             entry = ops.of(op[v])
             return f" {entry.symbol} ".join(self.operand(t, 1, _BINDS[op[v]]) for t in terms)
@@ -154,7 +156,7 @@ class Describer:
         elif arrays.ops[v] != _DIV:
             return 0
         terms = self.counted(den) if den >= 0 and arrays.ops[den] == _ADD else []
-        if arrays.ops[num] == _EXP and len(terms) >= 2 and all(
+        if arrays.ops[num] == _EXP and terms and all(  # one: a head at position 0
                 arrays.ops[t] == _EXP for t in terms):
             return len(terms)
         return 0
@@ -200,6 +202,8 @@ class Describer:
         op, parents = arrays.ops[v], arrays.parents[v]
         if not parents:
             return self.leaf(v)
+        if self.within is not None and v not in self.within:
+            return "…"
         if k := self.softmax_size(v):
             return f"softmax({k})"
         if k := self.rms_size(v):
@@ -213,6 +217,8 @@ class Describer:
             symbol = entry.symbol if entry is not None and entry.arity == 2 else op
             binds = 3 if entry is ops.POWER else _BINDS.get(op, 3)
             inner = self.operand(parents[0], budget - 1, binds) if budget > 0 else "…"
+            if entry is ops.POWER and ops.exponent(op) == -1:
+                return f"1/{inner}"  # microgpt's division: a * b**-1
             return f"{inner}{op}" if entry is ops.POWER else f"{inner} {symbol} c"
         if op in (_ADD, _MUL) and len(parents) == 2 and budget <= 0:
             return self.chain(v)
