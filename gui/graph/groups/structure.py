@@ -176,18 +176,11 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=
     links = [0] * n
     for i in range(n):
         links[head[i]] += 1
-    drafts: list[Draft] = []
-    depth: list[int] = []
+    made = _Drafts()
+    drafts, depth, add = made.drafts, made.depth, made.add
     below = [-1] * (n + 1)  # the draft a head's tree children go into
     gnode = [-1] * n
     stacks: dict[int, int] = {}  # a spine run's stack draft
-    made: dict[int, int] = {}  # a pattern's draft
-    steps: dict[int, int] = {}  # a sequence step's draft, -1: their stack's
-
-    def add(kind: str, parent_draft: int, root: int, room: int, chain: bool = False) -> int:
-        drafts.append(Draft(kind, parent_draft, root, chain=chain, room=room))
-        depth.append(depth[parent_draft] + 1 if parent_draft >= 0 else 0)
-        return len(drafts) - 1
 
     for v in range(n - 1, -1, -1):
         h = head[v]
@@ -199,20 +192,9 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=
             enclosing = drafts[stacks[plan.after[v]]].parent
         if sequence is not None and (k := sequence.step[v]) >= 0 and (
                 parent[v] >= n or sequence.step[parent[v]] != k):
-            if k not in steps:  # met at its term, the step's last node
-                if not steps:
-                    steps[-1] = add("stack", enclosing, sequence.head, sum(sequence.sizes))
-                    drafts[-1].step = -2
-                steps[k] = add("instance", steps[-1], sequence.terms[k], sequence.sizes[k])
-                drafts[-1].step = k
-            enclosing = steps[k]
+            enclosing = made.step(sequence, k, enclosing)
         if patterns is not None and v in patterns.member:
-            k = patterns.member[v]
-            if k not in made:  # met at its last node, before any other
-                made[k] = add("structure", enclosing, patterns.shared[k], patterns.size[k])
-                drafts[made[k]].title = patterns.titles[k]
-                drafts[made[k]].outputs = True
-            enclosing = made[k]
+            enclosing = made.pattern(patterns, patterns.member[v], enclosing)
         room = drafts[enclosing].room if enclosing >= 0 else n
         if plan is not None and v in plan.cuts:
             run = plan.cuts[v]
@@ -232,6 +214,42 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=
             box = add("structure", box, v, links[v], chain=True)
         gnode[v] = box
     return drafts, gnode
+
+class _Drafts:
+    """The drafts made so far, their depths, and the drafts made once for a pattern or a
+    sequence's step, when its first node (its last, by index) is met."""
+
+    def __init__(self):
+        self.drafts: list[Draft] = []
+        self.depth: list[int] = []
+        self.patterns: dict[int, int] = {}
+        self.steps: dict[int, int] = {}  # a step's draft; -1: their stack's
+
+    def add(self, kind: str, parent_draft: int, root: int, room: int,
+            chain: bool = False) -> int:
+        self.drafts.append(Draft(kind, parent_draft, root, chain=chain, room=room))
+        self.depth.append(self.depth[parent_draft] + 1 if parent_draft >= 0 else 0)
+        return len(self.drafts) - 1
+
+    def pattern(self, patterns, k: int, enclosing: int) -> int:
+        if k not in self.patterns:
+            g = self.patterns[k] = self.add("structure", enclosing, patterns.shared[k],
+                                            patterns.size[k])
+            self.drafts[g].title = patterns.titles[k]
+            self.drafts[g].outputs = True
+        return self.patterns[k]
+
+    def step(self, sequence, k: int, enclosing: int) -> int:
+        if k not in self.steps:
+            if not self.steps:
+                self.steps[-1] = self.add("stack", enclosing, sequence.head,
+                                          sum(sequence.sizes))
+                self.drafts[-1].step = -2
+            self.steps[k] = self.add("instance", self.steps[-1], sequence.terms[k],
+                                     sequence.sizes[k])
+            self.drafts[-1].step = k
+        return self.steps[k]
+
 
 def _adds(room: int, size: int) -> bool:
     # a group of `size` inside one of `room` nodes shows something more
