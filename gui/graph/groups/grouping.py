@@ -1,8 +1,11 @@
 """A big graph's groups, nested and convex, and an order that keeps each contiguous.
 
-`group_graph` finds the structure (single-output regions of the post-dominator tree),
-the repetition (sibling regions alike, stacked) and the names (shared parameters by the
-prefix tree of their paths), then orders the nodes: at every level, a group's direct
+`group_graph` finds the structure (single-output regions of the post-dominator tree;
+softmaxes, rmsnorms, layers and rows of parameters element by element, several outputs
+each), a sequence (the positions of a GPT, see sequence.py), the repetition (sibling
+regions alike, stacked; stacks that are stages of one computation, merged) and the names
+(the model's parameters by the prefix tree of their paths), then orders the nodes: at
+every level, a group's direct
 nodes and sub-groups are sorted topologically (each sub-group as one item), by where
 they come in the reference order, so that each group's members are one run of `order`.
 """
