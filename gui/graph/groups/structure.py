@@ -96,12 +96,12 @@ def post_dominators(consumers: list[list[int]]) -> list[int]:
 def regions_of(arrays: GraphArrays) -> Regions:
     """The flattened post-dominator tree of `arrays`, with every region's size.
 
-    The model's parameters are in no region: every named leaf whose variable (the first
-    part of its path, `state_dict` of `state_dict['wte'][3][1]`) also names a leaf that
-    most of the graph uses is hung from the virtual root, so that it is grouped by its
-    name with the rest of the model, not inside the one computation that reads it (a
-    token's embedding row, read at one position only). A leaf leaves a convex set
-    convex: no path leads back to it."""
+    The model's parameters are in no region: every named leaf whose variable (with the
+    attributes after it, see _variable) also names a leaf that most of the graph uses
+    is hung from the virtual root, so that it is grouped by its name with the rest of
+    the model, not inside the one computation that reads it (a token's embedding row,
+    read at one position only). A leaf leaves a convex set convex: no path leads back
+    to it."""
     consumers = consumers_of(arrays)
     head = chain_heads(arrays, consumers)
     up = post_dominators(consumers)
@@ -132,11 +132,14 @@ def _sizes(parent: list[int], n: int) -> list[int]:
 
 
 def _variable(label: str) -> str:
-    """The variable a path starts with: 'state_dict' of "state_dict['wte'][0][1]"."""
+    """What a path's leaf belongs to: its variable and the attributes after it, up to the
+    first index: 'state_dict' of "state_dict['wte'][0][1]" (a table of parameters),
+    'demo.model.layers' of 'demo.model.layers[0].w[1]' but 'demo.inputs' of
+    'demo.inputs[3][0]' (a model's data is not its parameters)."""
     k = 0
-    while k < len(label) and (label[k].isalnum() or label[k] == "_"):
+    while k < len(label) and (label[k].isalnum() or label[k] in "_."):
         k += 1
-    return label[:k]
+    return label[:k].rstrip(".")
 
 
 @dataclass(slots=True)
