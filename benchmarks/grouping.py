@@ -1,5 +1,6 @@
 """Grouping big graphs (gui/graph/groups): micrograd's demo MLP on 100 points (65,818
-nodes), a microgpt training step, and programs of the language from 20,000 to 200,000
+nodes), a microgpt training step (this engine's, and microgpt's own style read by
+import_graph: 68,067 nodes), and programs of the language from 20,000 to 200,000
 nodes (a chain of tanh layers, benchmarks/build_scale.py's `neuron_chain`).
 
 For each: the graph read into `GraphArrays` (`arrays_of`), `group_graph` (µs per node:
@@ -46,6 +47,25 @@ def _program(n_nodes: int):
     return nodes, roles
 
 
+def _imported_gpt():
+    """microgpt's own style of graph (tests/foreign_models.py), read by import_graph with
+    the caller's variables in scope: 8 positions, 68,067 nodes."""
+    from engine.core.value import topological_order
+    from engine.io.graph_import import import_graph
+    from tests.foreign_models import microgpt_step as foreign_step
+
+    built = foreign_step(vocab_size=27, n_embd=16, n_head=4, block_size=8,
+                         tokens=(0, 5, 12, 3, 20, 7, 1, 9, 0))
+    program = import_graph(built.loss, scope=[{"state_dict": built.state_dict,
+                                               "losses": built.losses, "loss": built.loss}]
+                           ).program
+    nodes = topological_order(program.output)
+    inputs = set(program.inputs.values())
+    roles = {v: ("input" if v in inputs else "constant") for v in nodes if not v.parents}
+    roles[program.output] = "output"
+    return nodes, roles
+
+
 def grouping_row(name: str, nodes, roles, repeats: int) -> dict:
     """The timings of one graph, and what its first view shows."""
     read, arrays = _median(lambda: arrays_of(nodes, roles), repeats)
@@ -70,7 +90,8 @@ def measure(quick: bool = False) -> list[dict]:
     rows = [grouping_row("MLP(2,[16,16,1]), 100 points",
                          *graph_of(micrograd_mlp(100).loss), repeats),
             grouping_row("microgpt step, 6 positions", *graph_of(microgpt_step().loss),
-                         repeats)]
+                         repeats),
+            grouping_row("microgpt imported, 8 positions", *_imported_gpt(), repeats)]
     for n in ((20_000,) if quick else (20_000, 100_000, 200_000)):
         rows.append(grouping_row(f"tanh chain program, {n:,}", *_program(n), repeats))
     return rows

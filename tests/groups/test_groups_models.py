@@ -152,19 +152,33 @@ def test_each_positions_loss_is_a_region_of_its_softmax(gpt):
     built, arrays, grouping, index = gpt
     vocab = len(built.model["wte"])
     found = [g for g in grouping.groups if g.title == f"neg(log(softmax({vocab})))"]
-    assert len(found) == len(built.losses)
+    # the last position's keys and values are read by its own loss only: its region is
+    # the whole position, shown as the position
+    assert len(found) == len(built.losses) - 1
+    last = next(g for g in grouping.groups if g.title == f"position {len(built.losses) - 1}")
+    regions = {frozenset(_members(grouping, g)) for g in [*found, last]}
+    params = {index[id(v)] for matrix in built.model.values() for row in matrix for v in row
+              if id(v) in index}  # a token's embedding row is grouped with the parameters
     for loss in built.losses:
         others = [o for o in built.losses if o is not loss]
-        assert frozenset(_own(loss, others, index)) in {frozenset(_members(grouping, g))
-                                                        for g in found}
+        assert frozenset(_own(loss, others, index) - params) in regions
 
 
 def test_attention_softmaxes_and_rmsnorms_are_groups_stacked_where_alike(gpt):
     built, arrays, grouping, _ = gpt
-    titles = [g.title for g in grouping.groups]
     positions, heads = len(built.losses), 2
+    stack = next(g for g in grouping.groups if g.title == f"positions × {positions}")
     for p in range(1, positions):  # at position p a head attends to p + 1 positions
-        assert f"softmax({p + 1}) × {heads}" in titles  # the heads, alike, stacked
+        position = grouping.groups[stack.children[p]]
+        inside = [g for g in grouping.groups if position.id in grouping.ancestors(
+            grouping.order[g.first]) and g.id != position.id]
+        found = [g for g in inside if g.title == f"attention head × {heads}"]
+        assert len(found) == 1 and found[0].instances == heads  # the heads, stacked
+        for k, h in enumerate(found[0].children):
+            head = grouping.groups[h]
+            assert head.title == f"head {k}"
+            assert [grouping.groups[c].title for c in head.children].count(
+                f"softmax({p + 1})") == 1
     embd = len(built.model["wte"][0])
     said = {g.id: g.title if g.kind != "instance" else grouping.groups[g.parent].title
             for g in grouping.groups}
@@ -175,13 +189,22 @@ def test_attention_softmaxes_and_rmsnorms_are_groups_stacked_where_alike(gpt):
     assert all(g.members == embd + embd + 3 + embd for g in rms)
 
 
-def test_the_keys_and_values_of_the_earlier_positions_are_one_stack(gpt):
+def test_each_positions_keys_and_values_are_one_layer_read_by_every_later_position(gpt):
     built, arrays, grouping, _ = gpt
     embd = len(built.model["wte"][0])
-    stack = [g for g in grouping.groups if g.kind == "stack" and g.title.startswith(
-        f"layer({embd} → {2 * embd})")]
-    # every position's keys and values but the last's, which only the last one reads
-    assert len(stack) == 1 and stack[0].instances == len(built.losses) - 1
+    stack = next(g for g in grouping.groups if g.title == f"positions × {len(built.losses)}")
+    position_of = {}
+    for k, c in enumerate(stack.children):
+        for i in _members(grouping, grouping.groups[c]):
+            position_of[i] = k
+    for k, c in enumerate(stack.children[:-1]):  # the last one's are inside its heads
+        layers = [grouping.groups[g] for g in grouping.groups[c].children
+                  if grouping.groups[g].title == f"layer({embd} → {2 * embd})"]
+        assert len(layers) == 1
+        inside = _members(grouping, layers[0])
+        readers = {position_of[r] for r in range(len(arrays)) if r not in inside
+                   for p in arrays.parents[r] if p in inside}
+        assert readers == set(range(k, len(built.losses)))
 
 
 def test_a_grouping_crosses_to_and_from_a_child_process_as_it_is(gpt):

@@ -114,7 +114,7 @@ def test_alike_siblings_side_by_side_are_stacked():
     check_grouping(arrays, grouping)
     stack = [g for g in grouping.groups if g.kind == "stack"]
     assert len(stack) == 1 and stack[0].instances == 4 and stack[0].members == 12
-    assert stack[0].title == "tanh(neg(c) × c × c) × 4"
+    assert stack[0].title == "tanh(… × c × c) × 4"  # neg(c), read by all, is outside
     assert [grouping.groups[c].title for c in stack[0].children] == ["#0", "#1", "#2", "#3"]
 
 

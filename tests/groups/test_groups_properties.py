@@ -21,7 +21,7 @@ from gui.graph.groups import (
     quotient,
     shown_units,
 )
-from tests.groups.checks import check_grouping
+from tests.groups.checks import ancestors, check_grouping
 
 LABELS = ("", "", "m.a[0]", "m.a[1]", "m.b", "m.c[2].w[0]", "m.c[2].w[1]", "x[0][1]",
           "x[1][0]", "d['k'][2]", "y")
@@ -149,14 +149,24 @@ def test_regions_and_instances_have_one_exit(arrays):
     it is a layer, a softmax or an rmsnorm, or a part of a wide level (several outputs,
     said in its title)."""
     grouping = group_graph(arrays, threshold=0)
+    parts = _parts(grouping)
     for g in grouping.groups:
         said = g.title if g.kind == "structure" else grouping.groups[g.parent].title
         if g.kind in ("structure", "instance") and not said.startswith(SEVERAL) \
-                and ": part " not in said:
+                and g.id not in parts and not said.startswith("positions "):
             members = set(grouping.order[g.first:g.last])
+            if all(not arrays.parents[p] for u in members for p in arrays.parents[u]):
+                continue  # an op on rows of parameters, element by element: x = t + p
             exits = {p for c in range(len(arrays)) if c not in members
                      for p in arrays.parents[c] if p in members}
             assert len(exits) <= 1, g.title
+
+
+def _parts(grouping: Grouping) -> set[int]:
+    """The groups that are parts of a wide level (titled `… : first … last`)."""
+    from gui.graph.groups.grouping import PART
+    return {g.id for g in grouping.groups if " … " in g.title and g.members and (
+        len(g.nodes) + len(g.children) <= PART)}
 
 
 @given(graphs(most=30))
@@ -181,3 +191,71 @@ def test_a_wide_level_is_shown_in_parts_each_convex(arrays, wide):
     assert loose + len(grouping.top()) <= wide
     for g in grouping.groups:
         assert len(g.nodes) + len(g.children) <= wide
+
+
+@st.composite
+def sequences(draw) -> tuple[GraphArrays, list[int], bool]:
+    """A causal sequence shaped like a GPT's positions: step k computes its input from
+    its own named leaves and shared parameters, a key, and reads the keys of earlier
+    steps (all of them, if `full`; else a random few) into its term; the output sums the
+    terms. Random unary ops in between. Returns the graph, the terms and `full`."""
+    parents: list[tuple[int, ...]] = []
+    opnames: list[str] = []
+    names: list[str] = []
+
+    def node(ps, op="", name=""):
+        parents.append(tuple(ps))
+        opnames.append(op)
+        names.append(name)
+        return len(parents) - 1
+
+    def unary(x):
+        for op in draw(st.lists(st.sampled_from(UNARY), max_size=2)):
+            x = node((x,), op)
+        return x
+
+    shared = [node((), name=f"p.w[{j}]") for j in range(3)]
+    full = draw(st.booleans())
+    keys, terms = [], []
+    for k in range(draw(st.integers(3, 6))):
+        x = unary(node((node((), name=f"e[{k}][0]"), shared[0]), ops.ADD.name))
+        keys.append(unary(node((x, shared[1]), ops.MUL.name)))
+        read = range(k + 1) if full else sorted(set(draw(st.lists(st.integers(0, k),
+                                                                  max_size=3))) | {k})
+        total = None
+        for j in read:
+            score = unary(node((x, keys[j]), ops.MUL.name))
+            total = score if total is None else node((total, score), ops.ADD.name)
+        terms.append(unary(node((total, shared[2]), ops.MUL.name)))
+    total = terms[0]
+    for t in terms[1:]:
+        total = node((total, t), ops.ADD.name)
+    roles = ["input" if not ps and name else "constant" if not ps else "intermediate"
+             for ps, name in zip(parents, names)]
+    roles[-1] = "output"
+    return GraphArrays(parents, opnames, names, roles, len(parents) - 1), terms, full
+
+
+@settings(max_examples=120)
+@given(sequences(), st.data())
+def test_a_sequences_positions_are_convex_and_each_what_its_term_adds(drawn, data):
+    arrays, terms, full = drawn
+    grouping = group_graph(arrays, threshold=0)
+    check_grouping(arrays, grouping)  # every group convex, by brute force
+    ids = [g.id for g in grouping.groups]
+    chosen = set(data.draw(st.lists(st.sampled_from(ids), unique=True))) if ids else set()
+    for expanded in (set(), chosen, set(ids)):
+        assert nx.is_directed_acyclic_graph(as_digraph(fast_quotient(arrays, grouping,
+                                                                     expanded)))
+    stacks = [g for g in grouping.groups if g.title == f"positions × {len(terms)}"]
+    if full:  # every step's key is read by every later one: the steps are positions
+        assert len(stacks) == 1
+    before: set[int] = set()
+    for k, child in enumerate(stacks[0].children if stacks else ()):
+        mine = ancestors(arrays, {terms[k]})
+        members = set(grouping.order[grouping.groups[child].first:
+                                     grouping.groups[child].last])
+        assert terms[k] in members and members <= mine - before
+        # all it adds but leaves: a parameter is grouped by its name, a leaf two read
+        assert {i for i in mine - before if arrays.parents[i]} <= members
+        before |= mine

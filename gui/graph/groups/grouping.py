@@ -1,8 +1,11 @@
 """A big graph's groups, nested and convex, and an order that keeps each contiguous.
 
-`group_graph` finds the structure (single-output regions of the post-dominator tree),
-the repetition (sibling regions alike, stacked) and the names (shared parameters by the
-prefix tree of their paths), then orders the nodes: at every level, a group's direct
+`group_graph` finds the structure (single-output regions of the post-dominator tree;
+softmaxes, rmsnorms, layers and rows of parameters element by element, several outputs
+each), a sequence (the positions of a GPT, see sequence.py), the repetition (sibling
+regions alike, stacked; stacks that are stages of one computation, merged) and the names
+(the model's parameters by the prefix tree of their paths), then orders the nodes: at
+every level, a group's direct
 nodes and sub-groups are sorted topologically (each sub-group as one item), by where
 they come in the reference order, so that each group's members are one run of `order`.
 """
@@ -14,12 +17,15 @@ import heapq
 
 from engine._gc import collector_paused
 from gui.graph.groups.model import GraphArrays, Group, Grouping
-from gui.graph.groups.names import name_drafts, path_parts, path_prefixes
-from gui.graph.groups.patterns import broadcasts, layer_drafts
-from gui.graph.groups.repetition import chunk_stacks, stack_drafts
+from gui.graph.groups.names import name_drafts, path_parts
+from gui.graph.groups.patterns import Broadcasts, broadcasts, layer_drafts
+from gui.graph.groups.repetition import chunk_stacks, stack_drafts, zip_stacks
+from gui.graph.groups.rows import row_drafts
+from gui.graph.groups.sequence import Sequence, sequence_of
 from gui.graph.groups.spine import spine_plan
 from gui.graph.groups.structure import Draft, regions_of, structure_drafts
 from gui.graph.groups.titles import Describer
+from gui.graph.groups.titling import title_drafts
 
 THRESHOLD = 500  # graphs of this many nodes or fewer are shown as they are, ungrouped
 
@@ -37,17 +43,61 @@ def group_graph(arrays: GraphArrays, threshold: int = THRESHOLD) -> Grouping:
 def _group(arrays: GraphArrays) -> Grouping:
     n = len(arrays)
     regions = regions_of(arrays)
-    drafts, gnode = structure_drafts(arrays, regions, spine_plan(arrays, regions),
-                                     broadcasts(arrays, regions))
+    plan, patterns = spine_plan(arrays, regions), broadcasts(arrays, regions)
+    sequence = sequence_of(arrays, regions)
+    if sequence is not None:
+        drafts, gnode = structure_drafts(arrays, regions, plan,
+                                         _within_steps(patterns, sequence), sequence)
+        if not _nested(drafts, gnode, sequence.step):
+            sequence = None
+    if sequence is None:
+        drafts, gnode = structure_drafts(arrays, regions, plan, patterns)
     members = _members(drafts, gnode)
     layer_drafts(arrays, regions.consumers, drafts, members)
+    row_drafts(arrays, regions, drafts, gnode, members)
     stack_drafts(arrays, regions.consumers, drafts, members)
     chunk_stacks(drafts, regions.consumers, members)
+    zip_stacks(drafts, regions.consumers, members)
+    drafts, gnode = _compact(drafts, gnode)
     loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
              and arrays.labels[i]]
     name_drafts(arrays.labels, loose, drafts, gnode)
-    _title(arrays, regions.head, drafts, gnode)
-    return _grouping(arrays, drafts, gnode)
+    title_drafts(arrays, regions.head, drafts, gnode)
+    return _grouping(arrays, regions.head, drafts, gnode)
+
+
+def _compact(drafts: list[Draft], gnode: list[int]) -> tuple[list[Draft], list[int]]:
+    """The drafts without those merged away (kind 'gone'), renumbered."""
+    if all(d.kind != "gone" for d in drafts):
+        return drafts, gnode
+    new, kept = {-1: -1}, []
+    for g, d in enumerate(drafts):
+        if d.kind != "gone":
+            new[g] = len(kept)
+            kept.append(d)
+    for d in kept:
+        d.parent = new[d.parent]
+    return kept, [new[g] for g in gnode]
+
+
+def _within_steps(patterns: Broadcasts, sequence: Sequence) -> Broadcasts:
+    """The patterns whose parts are all in one step (or all in none)."""
+    step = sequence.step
+    parts: dict[int, set[int]] = {}
+    for u, k in patterns.member.items():
+        parts.setdefault(k, set()).add(step[u])
+    kept = Broadcasts(titles=patterns.titles, shared=patterns.shared, size=patterns.size)
+    kept.member = {u: k for u, k in patterns.member.items() if len(parts[k]) == 1}
+    return kept
+
+
+def _nested(drafts: list[Draft], gnode: list[int], step: list[int]) -> bool:
+    """True if the drafts nest with the steps: a node directly in a step's instance,
+    or in a draft inside it, is of that step; any other node, of none."""
+    where: list[int] = []  # each draft's step (-1 for none)
+    for d in drafts:  # a draft's parent was made before it
+        where.append(d.step if d.step >= 0 else where[d.parent] if d.parent >= 0 else -1)
+    return all((where[g] if g >= 0 else -1) == step[i] for i, g in enumerate(gnode))
 
 
 def _members(drafts: list[Draft], gnode: list[int]) -> list[list[int]]:
@@ -63,78 +113,13 @@ def _members(drafts: list[Draft], gnode: list[int]) -> list[list[int]]:
     return members
 
 
-def _title(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> None:
-    describe = Describer(arrays, head)
-    held: dict[int, list[int]] = {}
-    for i, g in enumerate(gnode):
-        if g >= 0 and not arrays.parents[i] and arrays.labels[i]:
-            held.setdefault(g, []).append(i)
-    kids: dict[int, list[int]] = {}
-    for k, d in enumerate(drafts):
-        kids.setdefault(d.parent, []).append(k)
-    for d in drafts:  # an instance is named below, its stack by its first instance
-        if d.kind == "structure" and not d.outputs:
-            d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
-    for s, d in enumerate(drafts):
-        if d.kind != "stack" or (d.parent >= 0 and drafts[d.parent].kind == "stack"):
-            continue
-        instances = _instances(s, drafts, kids)
-        model = drafts[instances[0]]
-        d.title = model.title if model.outputs else describe.describe(model.root)
-        names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
-        unique = len(set(names)) == len(names) and all(names)
-        for k, g in enumerate(instances):
-            drafts[g].title = names[k] if unique else f"#{k}"
-        _title_stack(s, drafts, kids, instances)
-
-
-def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
-    """A stack's instances, through its sub-stacks, in index order."""
-    found, todo = [], [s]
-    while todo:
-        for g in kids.get(todo.pop(), []):
-            (todo if drafts[g].kind == "stack" else found).append(g)
-    return sorted(found, key=lambda g: drafts[g].root)
-
-
-def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> None:
-    number = {g: k for k, g in enumerate(instances)}
-    todo = [s]
-    while todo:
-        g = todo.pop()
-        inside = _instances(g, drafts, kids)
-        ks = [number[i] for i in inside]
-        span = f" (#{min(ks)}–#{max(ks)})" if g != s else ""
-        drafts[g].title = f"{drafts[s].title} × {len(inside)}{span}"
-        todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
-
-
-def _leaves_in(g: int, kids: dict[int, list[int]], held: dict[int, list[int]]) -> list[int]:
-    found, todo = list(held.get(g, [])), [g]
-    while todo:
-        for k in kids.get(todo.pop(), []):
-            found.extend(held.get(k, []))
-            todo.append(k)
-    return found
-
-
-def _instance_name(arrays: GraphArrays, leaves: list[int]) -> str:
-    common = None
-    for i in leaves:
-        prefixes = path_prefixes(arrays.labels[i])
-        common = prefixes if common is None else [
-            a for a, b in zip(common, prefixes) if a == b]
-        if not common:
-            return ""
-    return common[-1] if common else ""
-
-
-def _grouping(arrays: GraphArrays, drafts: list[Draft], gnode: list[int]) -> Grouping:
+def _grouping(arrays: GraphArrays, head: list[int], drafts: list[Draft],
+              gnode: list[int]) -> Grouping:
     items = _level_order(arrays, drafts, gnode, everywhere=False)
     order, _, _ = _emit(items, len(drafts))
     if not _topological(arrays, order):  # a level sorted by keys alone was not: sort all
         items = _level_order(arrays, drafts, gnode, everywhere=True)
-    _split_wide(items, drafts, gnode)
+    _split_wide(arrays, head, items, drafts, gnode)
     order, first, last = _emit(items, len(drafts))
     groups = [Group(g, d.kind, d.title, d.parent,
                     [-1 - k for k in items[g] if k < 0],
@@ -149,11 +134,18 @@ WIDE = 120  # a level of more items is shown in consecutive parts of at most PAR
 PART = 100  # (at least 4: every part then holds two items or more)
 
 
-def _split_wide(items: dict[int, list[int]], drafts: list[Draft], gnode: list[int]) -> None:
+def _split_wide(arrays: GraphArrays, regions_head: list[int], items: dict[int, list[int]],
+                drafts: list[Draft], gnode: list[int]) -> None:
     """Split every level of more than `wide` items (a Σ of 100,000 products) into
     consecutive parts, each a 'structure' group: a run of a topological order is convex
     (a path between two of its nodes only passes nodes between them)."""
     wide, part = WIDE, PART
+    describe = Describer(arrays, regions_head)
+
+    def said(item: int) -> str:  # a part is titled by the first and the last item it holds
+        if item < 0:
+            return drafts[-1 - item].title
+        return arrays.labels[item] or describe.describe(item, 0)
     for g in list(items):
         level = items[g]
         while len(level) > wide:
@@ -163,8 +155,9 @@ def _split_wide(items: dict[int, list[int]], drafts: list[Draft], gnode: list[in
             runs = [level[a:b] for a, b in zip(cuts, cuts[1:])]
             kind = "stack" if g >= 0 and drafts[g].kind == "stack" else "structure"
             level = []
-            for k, run in enumerate(runs):
-                drafts.append(Draft(kind, g, title=f"{base}: part {k + 1} of {len(runs)}"))
+            for run in runs:
+                first, last = (said(run[0]), said(run[-1]))
+                drafts.append(Draft(kind, g, title=f"{base}: {first} … {last}"))
                 new = len(drafts) - 1
                 for item in run:
                     if item >= 0:

@@ -42,6 +42,8 @@ def broadcasts(arrays: GraphArrays, regions: Regions) -> Broadcasts:
         if head[v] != v or not consumers[v] or arrays.ops[v] not in maybe:
             continue
         users = sorted(set(consumers[v]))
+        if all(describe.inverse_of(c) == v and len(consumers[c]) == 1 for c in users):
+            users = sorted({consumers[c][0] for c in users})  # microgpt's e * total**-1
         title = _pattern(arrays, describe, v, users)
         if not title:
             continue
@@ -71,6 +73,11 @@ def _pattern(arrays: GraphArrays, describe: Describer, v: int, users: list[int])
         if terms and all(op[t] == ops.EXP.name for t in terms) and all(
                 op[c] == ops.DIV.name and len(parents[c]) == 2 and parents[c][1] == v
                 and parents[c][0] in terms for c in users):
+            return f"softmax({len(terms)})"
+    if op[v] == ops.ADD.name and users and all(describe.softmax_size(c) for c in users):
+        terms = describe.counted(v)  # microgpt's e * total**-1, an inverse per division
+        if all(describe.inverse_of(p) == v for c in users for p in parents[c]
+               if op[p] != ops.EXP.name):
             return f"softmax({len(terms)})"
     return ""
 
@@ -123,6 +130,9 @@ def layer_drafts(arrays: GraphArrays, consumers: list[list[int]], drafts: list,
         if common:
             by_inputs.setdefault((parent, common), []).extend(group)
     for (parent, reads), group in by_inputs.items():
+        # a layer's maps are alike in size: not the rest of the step that reads them too
+        least = min(len(members[g]) for g in group)
+        group = [g for g in group if len(members[g]) <= 4 * least]
         if len(group) < 2 or len(group) == len(level[parent]):
             continue
         union = [u for g in group for u in members[g]]

@@ -16,16 +16,20 @@ from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.structure import Draft
 
 MIN_INSTANCES = 2
+ZIP_MOST = 8  # a level of more stacks of one count is not searched for stages
+STAGES = "stages"  # an instance of stacks merged by zip_stacks, titled by grouping._title
 
 
-def canonical_form(arrays: GraphArrays, members: list[int]) -> tuple:
-    """The region's nodes (sorted) as (op, operands) with inside operands by place."""
+def canonical_form(arrays: GraphArrays, members: list[int], own=None) -> tuple:
+    """The region's nodes (sorted) as (op, operands) with inside operands by place.
+    `own(p)`: True for an outside leaf that is the instance's own parameter (a layer's
+    weights, each layer its own), said as -2 instead of by its identity."""
     parents, ops = arrays.parents, arrays.ops
     place = {u: k for k, u in enumerate(members)}
     for u in members:  # an operand outside: a leaf by its identity, anything else as -1
         for p in parents[u]:
             if p not in place:
-                place[p] = -1 if parents[p] else -2 - p
+                place[p] = -1 if parents[p] else -2 if own is not None and own(p) else -3 - p
     return tuple([(ops[u], tuple([place[p] for p in parents[u]])) for u in members])
 
 
@@ -104,3 +108,82 @@ def chunk_stacks(drafts: list[Draft], consumers: list[list[int]],
                 for g in part:
                     drafts[g].parent = len(drafts) - 1
                 level.append(len(drafts) - 1)
+
+
+def zip_stacks(drafts: list[Draft], consumers: list[list[int]],
+               members: list[list[int]]) -> None:
+    """Merge stacks of one level that are the stages of one repeated computation (a
+    head's attention scores, their softmax, the weighted sum of the values: × 4 each)
+    into one stack of the stages together, `attention head × 4`: two stacks of as many
+    instances whose results go from each instance of one to one instance of the other,
+    and back from none, if each pair and their union are convex. The stack merged into
+    another is left as kind 'gone' (see grouping._compact)."""
+    merged = True
+    while merged:
+        merged = False
+        kids: dict[int, list[int]] = {}
+        for g, d in enumerate(drafts):
+            kids.setdefault(d.parent, []).append(g)
+        level: dict[tuple[int, int], list[int]] = {}
+        for s, d in enumerate(drafts):
+            if d.kind == "stack" and d.step == -1 and (
+                    d.parent < 0 or drafts[d.parent].kind != "stack") and all(
+                    drafts[k].kind == "instance" for k in kids[s]):
+                level.setdefault((d.parent, len(kids[s])), []).append(s)
+        for stacks in level.values():
+            if len(stacks) > ZIP_MOST:
+                continue
+            for a in stacks:
+                for b in stacks:
+                    if a != b and _zip(a, b, drafts, kids, consumers, members):
+                        merged = True
+                        break
+                if merged:
+                    break
+            if merged:
+                break
+
+
+def _zip(a: int, b: int, drafts: list[Draft], kids, consumers, members) -> bool:
+    owner: dict[int, tuple[int, int]] = {}
+    for side, s in ((0, a), (1, b)):
+        for k, g in enumerate(kids[s]):
+            for u in members[g]:
+                owner[u] = (side, k)
+    pairs: dict[int, set[int]] = {}
+    for k, g in enumerate(kids[a]):
+        for u in members[g]:
+            for c in consumers[u]:
+                o = owner.get(c)
+                if o is not None and o[0] == 1:
+                    pairs.setdefault(k, set()).add(o[1])
+    for g in kids[b]:  # nothing goes back
+        if any(owner.get(c, (1,))[0] == 0 for u in members[g] for c in consumers[u]):
+            return False
+    if len(pairs) != len(kids[a]) or any(len(js) != 1 for js in pairs.values()):
+        return False
+    match = {k: next(iter(js)) for k, js in pairs.items()}
+    if len(set(match.values())) != len(match):
+        return False
+    joined = [members[g] + members[kids[b][match[k]]] for k, g in enumerate(kids[a])]
+    if not all(is_convex(consumers, set(nodes)) for nodes in joined) or not is_convex(
+            consumers, {u for nodes in joined for u in nodes}):
+        return False
+    for k, g in enumerate(kids[a]):
+        h = kids[b][match[k]]
+        drafts.append(Draft("instance", a, root=max(drafts[g].root, drafts[h].root),
+                            title=STAGES))
+        members.append(joined[k])
+        new = len(drafts) - 1
+        for part in (g, h):
+            if drafts[part].title == STAGES:  # stages merged before: one level of them
+                for c in kids.get(part, ()):
+                    drafts[c].parent = new
+                drafts[part].kind = "gone"
+            else:
+                drafts[part].kind = "structure"
+            drafts[part].parent = new
+    members[a] = [u for nodes in joined for u in nodes]
+    drafts[a].root = max(drafts[a].root, drafts[b].root)
+    drafts[b].kind = "gone"
+    return True

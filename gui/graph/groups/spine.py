@@ -70,7 +70,7 @@ def spine_plan(arrays: GraphArrays, regions: Regions) -> SpinePlan:
         if cut_of[v] >= 0:
             held.setdefault(cut_of[v], []).append(v)
     for path, cuts in spines:
-        _plan_runs(arrays, regions.consumers, path, cuts, held, plan)
+        _plan_runs(arrays, regions.consumers, parent, path, cuts, held, plan)
     return plan
 
 
@@ -83,12 +83,16 @@ def _cuts(ops: list[str], path: list[int]) -> list[int]:
     return [v for v in path if ops[v] == op]
 
 
-def _plan_runs(arrays, consumers, path, cuts, held, plan: SpinePlan) -> None:
+def _plan_runs(arrays, consumers, parent, path, cuts, held, plan: SpinePlan) -> None:
     forms = []
+    n = len(arrays)
     for k in range(len(cuts) - 1):
         nodes = held[cuts[k]]
         convex = is_convex(consumers, set(nodes))
-        forms.append(canonical_form(arrays, nodes) if convex else None)
+        # a layer's own parameters (hung from the root, see structure.regions_of), read
+        # by that layer only, may differ from layer to layer: x = tanh(w[k] * x + b[k])
+        forms.append(canonical_form(arrays, nodes, lambda p: parent[p] >= n and len(
+            consumers[p]) == 1) if convex else None)
     k = 0
     position = {c: i for i, c in enumerate(path)}
     while k < len(forms):

@@ -94,16 +94,52 @@ def post_dominators(consumers: list[list[int]]) -> list[int]:
 
 
 def regions_of(arrays: GraphArrays) -> Regions:
-    """The flattened post-dominator tree of `arrays`, with every region's size."""
+    """The flattened post-dominator tree of `arrays`, with every region's size.
+
+    The model's parameters are in no region: every named leaf whose variable (with the
+    attributes after it, see _variable) also names a leaf that most of the graph uses
+    is hung from the virtual root, so that it is grouped by its name with the rest of
+    the model, not inside the one computation that reads it (a token's embedding row,
+    read at one position only). A leaf leaves a convex set convex: no path leads back
+    to it."""
     consumers = consumers_of(arrays)
     head = chain_heads(arrays, consumers)
     up = post_dominators(consumers)
     n = len(arrays)
     parent = [head[u] if u < n else n for u in up]
+    size = _sizes(parent, n)
+    models = {_variable(arrays.labels[i]) for i in range(n) if not arrays.parents[i]
+              and arrays.labels[i] and 2 * size[parent[i]] > n}
+    models.discard("")
+    if models:
+        moved = False
+        for i in range(n):
+            if not arrays.parents[i] and parent[i] < n and arrays.labels[i] \
+                    and _variable(arrays.labels[i]) in models:
+                parent[i] = n
+                moved = True
+        if moved:
+            size = _sizes(parent, n)
+    return Regions(consumers, head, parent, size[:n])
+
+
+def _sizes(parent: list[int], n: int) -> list[int]:
     size = [1] * (n + 1)
     for i in range(n):
         size[parent[i]] += size[i]
-    return Regions(consumers, head, parent, size[:n])
+    size[n] = n + 1
+    return size
+
+
+def _variable(label: str) -> str:
+    """What a path's leaf belongs to: its variable and the attributes after it, up to the
+    first index: 'state_dict' of "state_dict['wte'][0][1]" (a table of parameters),
+    'demo.model.layers' of 'demo.model.layers[0].w[1]' but 'demo.inputs' of
+    'demo.inputs[3][0]' (a model's data is not its parameters)."""
+    k = 0
+    while k < len(label) and (label[k].isalnum() or label[k] in "_."):
+        k += 1
+    return label[:k].rstrip(".")
 
 
 @dataclass(slots=True)
@@ -119,6 +155,7 @@ class Draft:
     chain: bool = False  # a structure group of a chain's links only
     room: int = 0        # how many nodes it holds (a structure group's, when made)
     outputs: bool = False  # a softmax's or rmsnorm's outputs: several exits, titled
+    step: int = -1       # a sequence's step k (an 'instance'), -2 for the steps' stack
 
 
 MIN_REGION = 3   # a region of one or two nodes is shown as its nodes
@@ -128,30 +165,25 @@ BIG_CHAIN = 64   # ... and a longer one is a box whatever its region holds
 MAX_DEPTH = 16   # regions nested deeper than this are shown inside the 16th
 
 
-def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=None
-                     ) -> tuple[list[Draft], list[int]]:
+def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=None,
+                     sequence=None) -> tuple[list[Draft], list[int]]:
     """The regions worth a box, as drafts, and each node's innermost draft (-1 for none).
 
     Visited from the output back, a region is a group unless it is trivial (under
     MIN_REGION nodes) or adds nothing to the group it would sit in (ADDS_NOTHING).
     `plan` (a spine.SpinePlan) puts the slices of a nested repetition into stacks,
-    `patterns` (a patterns.Broadcasts) softmaxes and rmsnorms into one group each."""
+    `patterns` (a patterns.Broadcasts) softmaxes and rmsnorms into one group each,
+    `sequence` (a sequence.Sequence) each step into an instance of one stack."""
     n = len(arrays)
     head, parent, size = regions.head, regions.parent, regions.size
     links = [0] * n
     for i in range(n):
         links[head[i]] += 1
-    drafts: list[Draft] = []
-    depth: list[int] = []
+    made = _Drafts()
+    drafts, depth, add = made.drafts, made.depth, made.add
     below = [-1] * (n + 1)  # the draft a head's tree children go into
     gnode = [-1] * n
     stacks: dict[int, int] = {}  # a spine run's stack draft
-    made: dict[int, int] = {}  # a pattern's draft
-
-    def add(kind: str, parent_draft: int, root: int, room: int, chain: bool = False) -> int:
-        drafts.append(Draft(kind, parent_draft, root, chain=chain, room=room))
-        depth.append(depth[parent_draft] + 1 if parent_draft >= 0 else 0)
-        return len(drafts) - 1
 
     for v in range(n - 1, -1, -1):
         h = head[v]
@@ -161,13 +193,11 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=
         enclosing = below[parent[v]]
         if plan is not None and v in plan.after:
             enclosing = drafts[stacks[plan.after[v]]].parent
+        if sequence is not None and (k := sequence.step[v]) >= 0 and (
+                parent[v] >= n or sequence.step[parent[v]] != k):
+            enclosing = made.step(sequence, k, enclosing)
         if patterns is not None and v in patterns.member:
-            k = patterns.member[v]
-            if k not in made:  # met at its last node, before any other
-                made[k] = add("structure", enclosing, patterns.shared[k], patterns.size[k])
-                drafts[made[k]].title = patterns.titles[k]
-                drafts[made[k]].outputs = True
-            enclosing = made[k]
+            enclosing = made.pattern(patterns, patterns.member[v], enclosing)
         room = drafts[enclosing].room if enclosing >= 0 else n
         if plan is not None and v in plan.cuts:
             run = plan.cuts[v]
@@ -187,6 +217,42 @@ def structure_drafts(arrays: GraphArrays, regions: Regions, plan=None, patterns=
             box = add("structure", box, v, links[v], chain=True)
         gnode[v] = box
     return drafts, gnode
+
+class _Drafts:
+    """The drafts made so far, their depths, and the drafts made once for a pattern or a
+    sequence's step, when its first node (its last, by index) is met."""
+
+    def __init__(self):
+        self.drafts: list[Draft] = []
+        self.depth: list[int] = []
+        self.patterns: dict[int, int] = {}
+        self.steps: dict[int, int] = {}  # a step's draft; -1: their stack's
+
+    def add(self, kind: str, parent_draft: int, root: int, room: int,
+            chain: bool = False) -> int:
+        self.drafts.append(Draft(kind, parent_draft, root, chain=chain, room=room))
+        self.depth.append(self.depth[parent_draft] + 1 if parent_draft >= 0 else 0)
+        return len(self.drafts) - 1
+
+    def pattern(self, patterns, k: int, enclosing: int) -> int:
+        if k not in self.patterns:
+            g = self.patterns[k] = self.add("structure", enclosing, patterns.shared[k],
+                                            patterns.size[k])
+            self.drafts[g].title = patterns.titles[k]
+            self.drafts[g].outputs = True
+        return self.patterns[k]
+
+    def step(self, sequence, k: int, enclosing: int) -> int:
+        if k not in self.steps:
+            if not self.steps:
+                self.steps[-1] = self.add("stack", enclosing, sequence.head,
+                                          sum(sequence.sizes))
+                self.drafts[-1].step = -2
+            self.steps[k] = self.add("instance", self.steps[-1], sequence.terms[k],
+                                     sequence.sizes[k])
+            self.drafts[-1].step = k
+        return self.steps[k]
+
 
 def _adds(room: int, size: int) -> bool:
     # a group of `size` inside one of `room` nodes shows something more

@@ -9,6 +9,7 @@ from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.names import path_parts
 
 _ADD, _MUL, _DIV, _EXP = ops.ADD.name, ops.MUL.name, ops.DIV.name, ops.EXP.name
+_MAX_CALLS = 12  # a title says at most this many nested operations
 _NAMED_TERMS = 2  # a Σ names at most this many of its leaf terms
 # how tightly an op's title binds: a sum 1, a product 2; - and ÷ group to the left
 _BINDS = {ops.ADD.name: 1, ops.SUB.name: 1, ops.MUL.name: 2, ops.DIV.name: 2}
@@ -37,12 +38,31 @@ def short_name(label: str) -> str:
     return last + "".join(parts[k + 1:])
 
 
+def row_name(prefix: str) -> str:
+    """A row's path said from its last two named steps: "state_dict['wte'][5]" →
+    'wte[5]', 'model.layers[0].neurons[3]' → 'layers[0].neurons[3]'."""
+    parts = path_parts(prefix)
+    if parts is None or len(parts) < 2:
+        return prefix
+    named = [k for k, p in enumerate(parts) if k and not (p.startswith("[")
+                                                        and p[1] not in "'\"")]
+    start = named[-2] if len(named) >= 2 and parts[named[-1]].startswith(".") else (
+        named[-1] if named else 0)
+    text = "".join(parts[start:])
+    if text.startswith("['") or text.startswith('["'):
+        end = text.index(text[1], 2)
+        text = text[2:end] + text[end + 2:]
+    return text.lstrip(".")
+
+
 class Describer:
     """Titles for the nodes of one graph; `heads` is each node's chain head."""
 
     def __init__(self, arrays: GraphArrays, head: list[int]):
         self.arrays = arrays
         self.head = head
+        self.calls = 0  # functions of functions being said
+        self.within: set[int] | None = None  # if set: a result outside it is said '…'
 
     def terms(self, v: int) -> list[int]:
         """The operands of the chain v is the last link of, in operand order."""
@@ -57,6 +77,12 @@ class Describer:
                     found.append(p)
         return found[::-1]
 
+    def counted(self, v: int) -> list[int]:
+        """The terms of v's chain but its numbers (an unnamed leaf: the 0 `sum` starts
+        from, in microgpt's engine)."""
+        parents, labels = self.arrays.parents, self.arrays.labels
+        return [t for t in self.terms(v) if parents[t] or labels[t]]
+
     def leaf(self, v: int) -> str:
         label = self.arrays.labels[v]
         return short_name(label) if label else "c"
@@ -66,8 +92,9 @@ class Describer:
         unsaid), a chain of * as Π; a product of three or fewer as it is written."""
         terms = self.terms(v)
         op, parents, labels = self.arrays.ops, self.arrays.parents, self.arrays.labels
-        if op[v] == _ADD and len(terms) >= 2 and all(op[t] == _EXP for t in terms):
-            return f"Σ exp ({len(terms)})"
+        counted = self.counted(v)
+        if op[v] == _ADD and len(counted) >= 2 and all(op[t] == _EXP for t in counted):
+            return f"Σ exp ({len(counted)})"
         if op[v] == _MUL and len(terms) <= 3 or len(terms) == 2:  # as written
             entry = ops.of(op[v])
             return f" {entry.symbol} ".join(self.operand(t, 1, _BINDS[op[v]]) for t in terms)
@@ -108,14 +135,28 @@ class Describer:
             return 1
         return _BINDS.get(op, 3)
 
+    def inverse_of(self, v: int) -> int:
+        """u if v is u**-1 (how microgpt divides: e * total**-1), else -1."""
+        op = self.arrays.ops[v]
+        if ops.of(op) is ops.POWER and ops.exponent(op) == -1:
+            return self.arrays.parents[v][0]
+        return -1
+
     def softmax_size(self, v: int) -> int:
-        """N if v is one output of a softmax over N (exp / Σ exp), else 0."""
+        """N if v is one output of a softmax over N (exp / Σ exp, or exp · (Σ exp)**-1),
+        else 0."""
         arrays = self.arrays
-        if arrays.ops[v] != _DIV or len(arrays.parents[v]) != 2:
+        if len(arrays.parents[v]) != 2:
             return 0
         num, den = arrays.parents[v]
-        terms = self.terms(den) if arrays.ops[den] == _ADD else []
-        if arrays.ops[num] == _EXP and len(terms) >= 2 and all(
+        if arrays.ops[v] == _MUL and arrays.ops[num] != _EXP:
+            num, den = den, num
+        if arrays.ops[v] == _MUL:
+            den = self.inverse_of(den)
+        elif arrays.ops[v] != _DIV:
+            return 0
+        terms = self.counted(den) if den >= 0 and arrays.ops[den] == _ADD else []
+        if arrays.ops[num] == _EXP and terms and all(  # one: a head at position 0
                 arrays.ops[t] == _EXP for t in terms):
             return len(terms)
         return 0
@@ -126,21 +167,47 @@ class Describer:
         if ops.of(arrays.ops[v]) is not ops.POWER or ops.exponent(arrays.ops[v]) != -0.5:
             return 0
         u = arrays.parents[v][0]
-        while len(arrays.parents[u]) == 1 and arrays.ops[u] in (_ADD, _DIV, _MUL):
-            u = arrays.parents[u][0]
-        terms = self.terms(u) if arrays.ops[u] == _ADD else []
+        while arrays.ops[u] in (_ADD, _DIV, _MUL) and self.terms(u) == list(
+                arrays.parents[u]) and self._by_number(u) >= 0:  # ÷ N, + ε
+            u = self._by_number(u)
+        terms = self.counted(u) if arrays.ops[u] == _ADD else []
         squares = all(arrays.ops[t] == _MUL and len(set(arrays.parents[t])) == 1
                       and len(arrays.parents[t]) == 2 for t in terms)
         return len(terms) if len(terms) >= 2 and squares else 0
 
+    def _by_number(self, u: int) -> int:
+        """The operand a one-operand op, or an op with one unnamed leaf operand (a
+        number), applies to; -1 if it has none."""
+        ps = self.arrays.parents[u]
+        if len(ps) == 1:
+            return ps[0]
+        numbers = [p for p in ps if not self.arrays.parents[p] and not self.arrays.labels[p]]
+        if len(ps) == 2 and len(numbers) == 1:
+            return ps[1] if numbers[0] == ps[0] else ps[0]
+        return -1
+
     def describe(self, v: int, budget: int = 2) -> str:
-        """What node v computes, `budget` levels of binary operands deep."""
+        """What node v computes, `budget` levels of binary operands deep (and functions
+        of functions, `tanh(tanh(…))`, at most _MAX_CALLS deep)."""
+        if self.calls >= _MAX_CALLS:
+            return "…"
+        self.calls += 1
+        try:
+            return self._describe(v, budget)
+        finally:
+            self.calls -= 1
+
+    def _describe(self, v: int, budget: int) -> str:
         arrays = self.arrays
         op, parents = arrays.ops[v], arrays.parents[v]
         if not parents:
             return self.leaf(v)
-        if (k := self.softmax_size(v)) or (k := self.rms_size(v)):
-            return f"softmax({k})" if op == _DIV else f"1/rms({k})"
+        if self.within is not None and v not in self.within:
+            return "…"
+        if k := self.softmax_size(v):
+            return f"softmax({k})"
+        if k := self.rms_size(v):
+            return f"1/rms({k})"
         if op in (_ADD, _MUL) and self.terms(v) != list(parents):
             return self.chain(v)
         if len(parents) == 1:
@@ -150,6 +217,8 @@ class Describer:
             symbol = entry.symbol if entry is not None and entry.arity == 2 else op
             binds = 3 if entry is ops.POWER else _BINDS.get(op, 3)
             inner = self.operand(parents[0], budget - 1, binds) if budget > 0 else "…"
+            if entry is ops.POWER and ops.exponent(op) == -1:
+                return f"1/{inner}"  # microgpt's division: a * b**-1
             return f"{inner}{op}" if entry is ops.POWER else f"{inner} {symbol} c"
         if op in (_ADD, _MUL) and len(parents) == 2 and budget <= 0:
             return self.chain(v)

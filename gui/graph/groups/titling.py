@@ -1,0 +1,142 @@
+"""The titles of a grouping's drafts: a region by what it computes (`relu(Σ 16 terms +
+b)`) or by the variable it reaches (`reg_loss`), a stack by what one instance computes
+(`relu(…) × 100`) and its instances by the names inside (`inputs[7]`) or of their
+results (`losses[3]`), a sequence's steps by position, merged stages as a head."""
+# Qt-free: grouped in a child process, which never loads Qt (tests/test_structure.py).
+
+from __future__ import annotations
+
+from gui.graph.groups.model import GraphArrays
+from gui.graph.groups.names import path_parts, path_prefixes
+from gui.graph.groups.repetition import STAGES
+from gui.graph.groups.structure import Draft
+from gui.graph.groups.titles import Describer
+
+
+def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> None:
+    """Title every draft: a region by what it computes or the variable it reaches, a
+    stack by one instance, its instances by the names inside, a sequence's steps by
+    their position."""
+    describe = Describer(arrays, head)
+    held: dict[int, list[int]] = {}
+    for i, g in enumerate(gnode):
+        if g >= 0 and not arrays.parents[i] and arrays.labels[i]:
+            held.setdefault(g, []).append(i)
+    kids: dict[int, list[int]] = {}
+    for k, d in enumerate(drafts):
+        kids.setdefault(d.parent, []).append(k)
+    gnode_of: dict[int, list[int]] = {}
+    for i, g in enumerate(gnode):
+        if g >= 0:
+            gnode_of.setdefault(g, []).append(i)
+    for d in drafts:  # an instance is named below, its stack by its first instance
+        if d.kind == "structure" and not d.outputs:
+            d.title = describe.chain(d.root) if d.chain else describe.describe(d.root)
+            if not d.chain and _named(arrays, d.root) and not (
+                    d.parent >= 0 and drafts[d.parent].root == d.root):
+                d.title = arrays.labels[d.root]  # the variable it reaches: reg_loss
+    for g0, d in enumerate(drafts):  # merged stages: an attention head, or in turn
+        if d.kind == "instance" and d.title == STAGES:
+            parts = sorted(kids[g0], key=lambda g: drafts[g].root)
+            titles = [drafts[g].title for g in parts]
+            d.outputs = True
+            d.title = "attention head" if any(t.startswith("softmax(") for t in titles) \
+                else " → ".join(titles)
+    for s, d in enumerate(drafts):
+        if d.step == -2:
+            _title_steps(arrays, s, drafts, kids)
+        if d.kind != "stack" or (d.parent >= 0 and drafts[d.parent].kind == "stack") \
+                or d.step == -2:
+            continue
+        instances = _instances(s, drafts, kids)
+        model = drafts[instances[0]]
+        if model.outputs:
+            d.title = model.title
+        else:  # what one instance computes, what comes from outside it unsaid
+            describe.within = set(_nodes_in(instances[0], kids, gnode_of))
+            d.title = describe.describe(model.root)
+            describe.within = None
+        names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
+        unique = len(set(names)) == len(names) and all(names)
+        if not unique and all(_named(arrays, drafts[g].root) for g in instances):
+            names = [arrays.labels[drafts[g].root] for g in instances]  # losses[7]
+            unique = len(set(names)) == len(names)
+        word = "head " if d.title == "attention head" else "#"
+        for k, g in enumerate(instances):
+            drafts[g].title = names[k] if unique else f"{word}{k}"
+        _title_stack(s, drafts, kids, instances)
+
+
+def _named(arrays: GraphArrays, v: int) -> bool:
+    """True if result v is named by a path from the caller's variables (`losses[3]`)."""
+    return bool(arrays.parents[v] and arrays.labels[v] and path_parts(arrays.labels[v]))
+
+
+def _title_steps(arrays: GraphArrays, s: int, drafts: list[Draft], kids) -> None:
+    """A sequence's steps: `position k`, or the name of its term (`losses[3]`) if all
+    are named; their stack `positions × 8`, a part of it `positions 0–99`."""
+    instances = _instances(s, drafts, kids)
+    names = [arrays.labels[drafts[g].root] for g in instances]
+    named = all(_named(arrays, drafts[g].root) for g in instances) and len(
+        set(names)) == len(names)
+    for k, g in enumerate(instances):
+        drafts[g].title = names[k] if named else f"position {k}"
+    number = {g: k for k, g in enumerate(instances)}
+    drafts[s].title = f"positions × {len(instances)}"
+    todo = [g for g in kids.get(s, []) if drafts[g].kind == "stack"]
+    while todo:
+        g = todo.pop()
+        ks = [number[i] for i in _instances(g, drafts, kids)]
+        drafts[g].title = f"positions {min(ks)}–{max(ks)}"
+        todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
+
+
+def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
+    """A stack's instances, through its sub-stacks, in index order."""
+    found, todo = [], [s]
+    while todo:
+        for g in kids.get(todo.pop(), []):
+            (todo if drafts[g].kind == "stack" else found).append(g)
+    return sorted(found, key=lambda g: drafts[g].root)
+
+
+def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> None:
+    """The stack `relu(…) × 100`; a part of it (its box says how many) by the first and
+    the last instance it holds: `relu(…): inputs[0]–inputs[49]`."""
+    base = drafts[s].title
+    drafts[s].title = f"{base} × {len(instances)}"
+    todo = [k for k in kids.get(s, []) if drafts[k].kind == "stack"]
+    while todo:
+        g = todo.pop()
+        inside = _instances(g, drafts, kids)
+        drafts[g].title = f"{base}: {drafts[inside[0]].title}–{drafts[inside[-1]].title}"
+        todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
+
+
+def _nodes_in(g: int, kids: dict[int, list[int]], direct: dict[int, list[int]]) -> list[int]:
+    found, todo = list(direct.get(g, [])), [g]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            found.extend(direct.get(k, []))
+            todo.append(k)
+    return found
+
+
+def _leaves_in(g: int, kids: dict[int, list[int]], held: dict[int, list[int]]) -> list[int]:
+    found, todo = list(held.get(g, [])), [g]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            found.extend(held.get(k, []))
+            todo.append(k)
+    return found
+
+
+def _instance_name(arrays: GraphArrays, leaves: list[int]) -> str:
+    common = None
+    for i in leaves:
+        prefixes = path_prefixes(arrays.labels[i])
+        common = prefixes if common is None else [
+            a for a, b in zip(common, prefixes) if a == b]
+        if not common:
+            return ""
+    return common[-1] if common else ""
