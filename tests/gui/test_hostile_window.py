@@ -343,10 +343,10 @@ def test_a_file_name_with_markup_is_shown_as_written(window, tmp_path, monkeypat
         return QMessageBox.StandardButton.Ok
 
     monkeypatch.setattr(QMessageBox, "exec", exec_)
-    name = tmp_path / "<img src='x.png'><a href='x'>x</a>.expr"
+    name = tmp_path / "<img src='x.png'><b>x.expr"
     name.write_text("")  # empty: it cannot be opened
     window.open_file(str(name))
     assert shown and shown[-1][0] == Qt.TextFormat.PlainText
-    assert "<img src='x.png'><a href='x'>x</a>.expr cannot be opened" in shown[-1][1]
+    assert "<img src='x.png'><b>x.expr cannot be opened" in shown[-1][1]
     assert window.editor.notice.textFormat() == Qt.TextFormat.PlainText
     assert boxes.plain_warning(window, "t", "<b>x</b>") == QMessageBox.StandardButton.Ok
