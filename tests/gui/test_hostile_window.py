@@ -336,6 +336,16 @@ def test_a_file_name_with_markup_is_shown_as_written(window, tmp_path, monkeypat
 
     from gui.window import boxes
 
+    seen = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(
+        lambda *args: pytest.fail("a warning box in Qt's automatic text format")))
+    monkeypatch.setattr(boxes, "plain_warning", lambda *args: seen.append(args[2]))
+    name = tmp_path / "<img src='x.png'><b>x.expr"
+    name.write_text("")  # empty: it cannot be opened
+    window.open_file(str(name))
+    assert seen and "<img src='x.png'" in seen[-1] and "cannot be opened" in seen[-1]
+    assert window.editor.notice.textFormat() == Qt.TextFormat.PlainText
+    monkeypatch.undo()
     shown = []
 
     def exec_(box):
@@ -343,10 +353,5 @@ def test_a_file_name_with_markup_is_shown_as_written(window, tmp_path, monkeypat
         return QMessageBox.StandardButton.Ok
 
     monkeypatch.setattr(QMessageBox, "exec", exec_)
-    name = tmp_path / "<img src='x.png'><b>x.expr"
-    name.write_text("")  # empty: it cannot be opened
-    window.open_file(str(name))
-    assert shown and shown[-1][0] == Qt.TextFormat.PlainText
-    assert "<img src='x.png'><b>x.expr cannot be opened" in shown[-1][1]
-    assert window.editor.notice.textFormat() == Qt.TextFormat.PlainText
     assert boxes.plain_warning(window, "t", "<b>x</b>") == QMessageBox.StandardButton.Ok
+    assert shown == [(Qt.TextFormat.PlainText, "<b>x</b>")]
