@@ -9,11 +9,13 @@ until `drawn(scene)`. `Tidy` empties scenes taken off the view, one after the ot
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gui.graph.layout import layered_layout, rank
+from gui.graph.layout.reuse import relaid_layout
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
 from gui.graph.levels import LevelSteps
 from gui.graph.scene import GraphScene
@@ -29,6 +31,9 @@ LAYOUT, DRAWING = "layout", "drawing"
 # a grouped picture of at most this many nodes and virtual nodes is laid out here, in one
 # slice of the window's thread (a few tens of ms); a bigger one in the layout's child
 INLINE_LAYOUT = 800
+# a picture laid out again from the one before (a group opened or closed: no search for
+# an order, see layout/reuse.py) is laid out here up to this size: about 20 ms
+INLINE_RELAYOUT = 1_000
 EDGE_BUDGET = 1_500  # more edges than this in a grouped picture close its parameters' groups
 
 
@@ -127,14 +132,15 @@ class BackgroundDrawing(QObject):
         return self._task is not None
 
     def start(self, stepper, roles, folded: bool, shown=None,
-              expanded: set[int] | None = None) -> None:
+              expanded: set[int] | None = None, previous: GraphScene | None = None) -> None:
         """Draw `stepper`'s graph (ending the drawing before, if one runs); with `shown`
         (a grouped.Shown of it), its quotient with the groups in `expanded` open (None:
-        those open now)."""
+        those open now), laid out from the picture in `previous` (the scene on screen)
+        if that is one of the same stepper's."""
         self.cancel()
         self.stage = LAYOUT
         steps = (self._steps(stepper, roles, folded) if shown is None
-                 else self._shown_steps(shown, roles, folded, expanded))
+                 else self._shown_steps(shown, roles, folded, expanded, previous))
         task = self._task = SlicedTask(steps, SLICE_BUDGET_S, self, expected=(LayoutFailed,))
         task.finished.connect(self._on_finished)
         task.errored.connect(self._on_errored)
@@ -168,7 +174,7 @@ class BackgroundDrawing(QObject):
         finally:
             self._stop_worker()
 
-    def _shown_steps(self, shown, roles, folded: bool, expanded):
+    def _shown_steps(self, shown, roles, folded: bool, expanded, previous):
         """A grouped graph's quotient: a few hundred units, laid out here when it is
         small, in the layout's child when not, and drawn in slices."""
         try:
@@ -180,14 +186,7 @@ class BackgroundDrawing(QObject):
                 shown = shown.opened(expanded)
             yield from shown.quotient_steps()
             shown = yield from _readable(shown, keep)
-            spec = quotient_spec(shown, roles, folded)
-            yield
-            if _layout_size(spec) <= INLINE_LAYOUT:
-                drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
-            else:
-                packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
-                drawing = yield from self._laid_out(packed)
-            yield
+            spec, drawing = yield from self._shown_layout(shown, roles, folded, previous)
             self.stage = DRAWING
             self.stage_changed.emit()
             self._scene = GraphScene(self.parent())
@@ -203,6 +202,35 @@ class BackgroundDrawing(QObject):
             return scene
         finally:
             self._stop_worker()
+
+    def _shown_layout(self, shown, roles, folded: bool, previous):
+        """The spec and drawing of `shown`: kept from when these groups were open last,
+        else laid out again from the picture before (`previous`, if it is one of this
+        stepper's), else from scratch; here if small, in the layout's child if not."""
+        key = (frozenset(shown.expanded), folded)
+        kept = shown.shared.drawings.get(key)
+        if kept is not None:
+            return kept
+        spec = quotient_spec(shown, roles, folded)
+        yield
+        start = None
+        if (previous is not None and previous.shown is not None and previous.drawing
+                and previous.shown.stepper is shown.stepper and previous.shown.quotient):
+            start = shown.starts(spec.ids, previous.shown, previous.spec.ids,
+                                 previous.drawing.centers)
+        size = _layout_size(spec)
+        if start is not None and size <= INLINE_RELAYOUT:
+            drawing = relaid_layout(spec.sizes, spec.edges, start, radii=spec.radii)
+        elif start is None and size <= INLINE_LAYOUT:
+            drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
+        else:
+            packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
+            if start is not None:
+                packed["start"] = array("d", start)
+            drawing = yield from self._laid_out(packed)
+        yield
+        shown.shared.keep(shown.shared.drawings, key, (spec, drawing))
+        return spec, drawing
 
     def _laid_out(self, packed: dict):
         """The drawing, from the layout's child: WAIT until each piece comes."""

@@ -92,6 +92,10 @@ class Expansion(QObject):
         tab.session.moved.connect(self.update_breadcrumb)  # where the current step is
         self.select_after = None             # a node found, to select once drawn
         self._redraw: SlicedTask | None = None  # a jump redrawn in slices
+        # once a grouped picture is drawn, its graph's operands are filed by group while
+        # the window is idle, so that opening a group makes only what changed again
+        self._filing: SlicedTask | None = None
+        tab.background.drawn.connect(self._on_picture)
 
     @property
     def running(self) -> bool:
@@ -100,6 +104,25 @@ class Expansion(QObject):
     def cancel(self) -> None:
         self.job.cancel()
         self._stop_redraw()
+        self._stop_filing()
+
+    @Slot(object)
+    def _on_picture(self, scene) -> None:
+        shown = scene.shown
+        if shown is None or shown.shared.buckets.done or self._filing is not None:
+            return
+        self._filing = SlicedTask(shown.bucket_steps(), 0.008, self)
+        self._filing.finished.connect(self._on_filed)
+        self._filing.start()
+
+    def _stop_filing(self) -> None:
+        if self._filing is not None:
+            task, self._filing = self._filing, None
+            task.cancel()
+
+    @Slot(object)
+    def _on_filed(self, _result) -> None:
+        self._filing = None
 
     def load(self, stepper) -> bool:
         """Draw `stepper`'s graph grouped if it is big enough: True if it is taken care
@@ -117,10 +140,12 @@ class Expansion(QObject):
                 self.shown = None
                 return False
             expanded = self.shown.expanded if self.shown is not None else grouped.expanded
+            self._stop_filing()
             self.shown = Shown(stepper, grouped.arrays, grouped.grouping, expanded)
             self.draw()
             return True
         self.shown = self._grouped = None  # another program's: let go of
+        self._stop_filing()
         if len(stepper.forward_steps) <= GROUP_FROM:
             return False
         self.job.start(stepper, self.tab.session.roles(), self.budget())
@@ -187,7 +212,8 @@ class Expansion(QObject):
         self.focus = focus
         tab = self.tab
         tab.background.start(self.shown.stepper, tab.session.roles(),
-                             not tab.constants_as_nodes, self.shown, expanded)
+                             not tab.constants_as_nodes, self.shown, expanded,
+                             tab.scene if expanded is not None else None)
 
     def expand(self, g: int) -> None:
         shown = self.shown

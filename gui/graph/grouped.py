@@ -9,6 +9,7 @@ so that every group's forward steps, and backward steps, are one run.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import groupby
@@ -140,6 +141,42 @@ class Shown:
     @property
     def groups(self) -> list[Group]:
         return self.grouping.groups
+
+    def starts(self, ids: list[str], before: Shown, before_ids: list[str],
+               centers: list[tuple[float, float]]) -> list[float]:
+        """Where each node of this picture's spec (`ids`: 'v3', 'o3', 'g5') starts across
+        its layer, from the picture `before` (its spec's ids and its drawing's
+        `centers`): the y it had there, else the y of the box that held it (a group
+        opened), else the mean y of what it holds (a group closed)."""
+        was = {i: c[1] for i, c in zip(before_ids, centers)}
+        unit_of = before.quotient.unit_of
+        span = self._span
+        ys: list[float] = []
+        holding: list[tuple[int, int, int]] = []  # (place, first, last) of a closed group
+        for place, i in enumerate(ids):
+            y = was.get(i)
+            if y is None:
+                a, b = span(i)
+                u = unit_of[a]
+                holder = f"g{-1 - u}" if u < 0 else (f"v{u}" if f"v{u}" in was else f"o{u}")
+                ha, hb = span(holder)
+                y = was.get(holder) if ha <= a and b <= hb else None
+                if y is None:
+                    holding.append((place, a, b))
+            ys.append(0.0 if y is None else y)
+        if holding:
+            inside = sorted((span(i)[0], y) for i, y in was.items())
+            for place, a, b in holding:
+                held = inside[bisect_left(inside, (a, -1e300)):bisect_left(inside, (b, -1e300))]
+                ys[place] = sum(y for _, y in held) / len(held) if held else 0.0
+        return ys
+
+    def _span(self, spec_id: str) -> tuple[int, int]:
+        """The run of nodes a spec node stands for."""
+        k = int(spec_id[1:])
+        if spec_id[0] == "g":
+            return self.groups[k].first, self.groups[k].last
+        return k, k + 1
 
     def index_steps(self) -> Iterator[None]:
         """Fill `index`, `step_of` and `first_grad`, yielding after every STEPS_PER_SLICE steps."""

@@ -56,12 +56,13 @@ def test_a_quotient_made_from_the_one_before_is_the_one_made_from_scratch(groupe
     filed = [op for ops in shown.shared.buckets.inside.values() for op in ops]
     assert len(filed) == len(set(filed))
     for g, ops in shown.shared.buckets.inside.items():
-        group = shown.groups[g]
         for c, k in ops:
-            p = arrays.parents[c][k]
-            assert group.first <= p < c < group.last
-            assert not any(shown.groups[h].first <= p and c < shown.groups[h].last
-                           for h in group.children)
+            both = [h for h, h2 in zip(grouping.ancestors(c),
+                                       grouping.ancestors(arrays.parents[c][k])) if h == h2]
+            assert both and both[-1] == g
+    held = sum(1 for c, ps in enumerate(arrays.parents) for p in ps
+               if set(grouping.ancestors(c)) & set(grouping.ancestors(p)))
+    assert len(filed) == held
     changed = 0
     for _ in range(40):
         expanded = _moves(shown, rng)
