@@ -20,6 +20,7 @@ from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_grap
 from gui.graph.levels import LevelSteps
 from gui.graph.scene import GraphScene
 from gui.graph.spec import graph_spec_steps, quotient_spec
+from gui.jobs.layout_server import LayoutServer
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
 
@@ -118,6 +119,7 @@ class BackgroundDrawing(QObject):
         self._tidy = tidy
         self._task: SlicedTask | None = None
         self._worker: ProcessWorker | None = None
+        self._ticket: int | None = None  # the picture asked of the warm layout child
         self._records: deque = deque()
         self._scene: GraphScene | None = None  # being drawn
         self.stage = ""
@@ -126,6 +128,9 @@ class BackgroundDrawing(QObject):
         self._busy_due.setSingleShot(True)
         self._busy_due.setInterval(BUSY_AFTER_MS)
         self._busy_due.timeout.connect(self._on_busy_due)
+        # a grouped picture's layout: in a child started ahead and kept between pictures
+        self.server = LayoutServer(self)
+        self.server.arrived.connect(self._on_layout_ended)
 
     @property
     def running(self) -> bool:
@@ -219,15 +224,15 @@ class BackgroundDrawing(QObject):
             start = shown.starts(spec.ids, previous.shown, previous.spec.ids,
                                  previous.drawing.centers)
         size = _layout_size(spec)
-        if start is not None and size <= INLINE_RELAYOUT:
+        if start is not None and size <= INLINE_RELAYOUT and not self.server.ready:
             drawing = relaid_layout(spec.sizes, spec.edges, start, radii=spec.radii)
         elif start is None and size <= INLINE_LAYOUT:
             drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
-        else:
+        else:  # in the warm child: the window's thread is never held by a layout
             packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
             if start is not None:
                 packed["start"] = array("d", start)
-            drawing = yield from self._laid_out(packed)
+            drawing = yield from self._served(packed)
         yield
         shown.shared.keep(shown.shared.drawings, key, (spec, drawing))
         return spec, drawing
@@ -254,6 +259,27 @@ class BackgroundDrawing(QObject):
                 yield WAIT
         return assembler.drawing
 
+    def _served(self, packed: dict):
+        """The drawing, from the warm layout child: WAIT until each piece comes."""
+        server = self.server
+        ticket = self._ticket = server.request(packed)
+        assembler = DrawingAssembler()
+        while assembler.drawing is None:
+            pieces = server.pieces(ticket)
+            if pieces is None:
+                raise LayoutFailed(server.error or "the layout process ended without a drawing")
+            if pieces:
+                piece = pieces.popleft()
+                if piece is None:
+                    raise LayoutFailed(server.error)
+                assembler.add(piece)
+                yield None
+            else:
+                yield WAIT
+        server.done(ticket)
+        self._ticket = None
+        return assembler.drawing
+
     @Slot(object)
     def _on_piece(self, record) -> None:
         self._records.append(record)
@@ -265,6 +291,9 @@ class BackgroundDrawing(QObject):
             self._task.wake()  # for the next piece, or to see that none comes
 
     def _stop_worker(self) -> None:
+        if self._ticket is not None:  # a picture asked of the warm child, given up
+            self._ticket = None
+            self.server.give_up()
         if self._worker is not None:
             worker, self._worker = self._worker, None
             worker.cancel()

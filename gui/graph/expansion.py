@@ -108,8 +108,13 @@ class Expansion(QObject):
 
     @Slot(object)
     def _on_picture(self, scene) -> None:
+        """A grouped picture is drawn: the layout's child is made ready for the next
+        one, and the graph's operands are filed while the window is idle."""
         shown = scene.shown
-        if shown is None or shown.shared.buckets.done or self._filing is not None:
+        if shown is None:
+            return
+        self.tab.background.server.warm()
+        if shown.shared.buckets.done or self._filing is not None:
             return
         self._filing = SlicedTask(shown.bucket_steps(), 0.008, self)
         self._filing.finished.connect(self._on_filed)
