@@ -57,8 +57,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from itertools import compress
-from operator import ne
+from itertools import accumulate, groupby
 
 from engine.core.stepping import Stepper
 from engine.core.value import Value
@@ -127,16 +126,15 @@ class LevelSteps:
         # forward step k + 1 ends a step if the next one is of another unit, unless it
         # reveals nothing drawn (then it is taken with the next)
         stops = [0]
-        # (compress and map: the loops run in C, a few ms at 65,000 nodes instead of 60)
-        changes = compress(range(1, n), map(ne, forward, forward[1:]))
-        stops += [k for k in changes if forward[k - 1] not in folded] if folded else changes
+        # by runs of one unit (groupby runs in C: a few ms at 65,000 nodes, not 60)
+        units, ends = _runs(forward)
+        stops += [end for u, end in zip(units, ends[:-1]) if u not in folded]
         if n:
             stops.append(n)
         backward = list(map(unit_of.__getitem__, self._backward_nodes))
         if backward:
             stops.append(n + 1)  # the root step: dL/dL = 1
-            stops += compress(range(n + 2, n + len(backward)),
-                              map(ne, backward[1:-1], backward[2:]))
+            stops += [n + end for end in _runs(backward)[1][:-1] if end >= 2]
             if len(backward) > 1:
                 stops.append(n + len(backward))
         return stops
@@ -348,3 +346,11 @@ class LevelSteps:
                 return g
         return chain[0] if chain else -1
 
+
+def _runs(sequence: list[int]) -> tuple[list[int], list[int]]:
+    """The value of each run of equal items in `sequence`, and where each run ends."""
+    units, lengths = [], []
+    for u, run in groupby(sequence):
+        units.append(u)
+        lengths.append(len(list(run)))
+    return units, list(accumulate(lengths))
