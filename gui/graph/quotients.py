@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import groupby
+from operator import itemgetter
 
 from gui.graph.groups.model import GraphArrays, Group, Quotient
 
@@ -89,15 +91,18 @@ def changed_quotient(before: Quotient, was_open, now_open, units: list[int],
         return k >= 0 and x < ends[k]
 
     kept, loose = [], []
+    fresh: dict[tuple, list[tuple[int, int]]] = {}
     for edge in before.edges:
-        if changed(edge[0]) or changed(edge[1]):
-            loose.extend(edge[2])
+        s, t, ops = edge
+        if changed(s):
+            loose.extend(ops)
+        elif changed(t):  # the source is the same unit: split by the new targets
+            _split(s, ops, unit_of, fresh)
         else:
             kept.append(edge)
     for g in now - was:
         loose.extend(buckets.inside.get(g, ()))
     parents = arrays.parents
-    fresh: dict[tuple, list[tuple[int, int]]] = {}
     for c, k in loose:
         t, s = unit_of[c], unit_of[parents[c][k]]
         if s != t:
@@ -109,6 +114,25 @@ def changed_quotient(before: Quotient, was_open, now_open, units: list[int],
     edges = kept + [(key[0], key[1], tuple(sorted(ops))) for key, ops in fresh.items()]
     edges.sort(key=_first_operand)  # as a scan of the consumers in order meets them
     return Quotient(units, unit_of, edges)
+
+
+def _split(s: int, ops: tuple, unit_of: list[int], fresh: dict) -> None:
+    """File operands `ops` (in order) from unit `s` under their new targets' edges: a
+    target's operands are a run of them (its nodes are a run), found in C loops."""
+    targets = list(map(unit_of.__getitem__, map(itemgetter(0), ops)))
+    at = 0
+    for t, run in groupby(targets):
+        size = len(list(run))
+        if t < 0:
+            key = (s, t)
+            held = fresh.get(key)
+            if held is None:
+                held = fresh[key] = []
+            held.extend(ops[at:at + size])
+        else:
+            for c, k in ops[at:at + size]:
+                fresh.setdefault((s, t, k), []).append((c, k))
+        at += size
 
 
 def _first_operand(edge) -> tuple[int, int]:
