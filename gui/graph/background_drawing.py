@@ -9,18 +9,16 @@ until `drawn(scene)`. `Tidy` empties scenes taken off the view, one after the ot
 
 from __future__ import annotations
 
-from array import array
 from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gui.graph.layout import layered_layout, rank
-from gui.graph.layout.reuse import relaid_layout
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
 from gui.graph.levels import LevelSteps
+from gui.graph.prepared import picture_steps
 from gui.graph.scene import GraphScene
-from gui.graph.spec import graph_spec_steps, quotient_spec
-from gui.jobs.layout_server import LayoutServer
+from gui.graph.spec import graph_spec_steps
+from gui.jobs.layout_server import LayoutFailed, LayoutServer
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
 
@@ -29,38 +27,6 @@ READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
 SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
 LAYOUT, DRAWING = "layout", "drawing"
-# a grouped picture of at most this many nodes and virtual nodes is laid out here, in one
-# slice of the window's thread (a few tens of ms); a bigger one in the layout's child
-INLINE_LAYOUT = 800
-# a picture laid out again from the one before (a group opened or closed: no search for
-# an order, see layout/reuse.py) is laid out here up to this size: about 20 ms
-INLINE_RELAYOUT = 1_000
-EDGE_BUDGET = 1_500  # more edges than this in a grouped picture close its parameters' groups
-
-
-def _layout_size(spec) -> int:
-    """About how much the layout has to place: the nodes and, for each edge, one virtual
-    node per layer it crosses (what its time grows with)."""
-    ranks = rank(len(spec.sizes), spec.edges)
-    return len(spec.sizes) + sum(ranks[v] - ranks[u] for u, v, _ in spec.edges)
-
-
-def _readable(shown, keep=frozenset()):
-    """`shown`, or if its picture has more than EDGE_BUDGET edges with parameters' groups
-    open, the same with those closed: the parameters of a layer fan out to every sample
-    opened (100 samples × 48 neurons' parameters: 8,000 edges, and seconds of layout).
-    The groups in `keep` (the ones the user has just opened) stay open."""
-    keep = set(keep).union(*(shown.ancestors_of_group(g) for g in keep))  # and what holds them
-    names = {g for g in shown.expanded if shown.groups[g].kind == "names"} - keep
-    if len(shown.quotient.edges) <= EDGE_BUDGET or not names:
-        return shown
-    fewer = shown.opened(shown.expanded - names)
-    yield from fewer.quotient_steps()
-    return fewer
-
-
-class LayoutFailed(RuntimeError):
-    """The layout's child ended without a drawing."""
 
 
 class Tidy(QObject):
@@ -119,7 +85,6 @@ class BackgroundDrawing(QObject):
         self._tidy = tidy
         self._task: SlicedTask | None = None
         self._worker: ProcessWorker | None = None
-        self._ticket: int | None = None  # the picture asked of the warm layout child
         self._records: deque = deque()
         self._scene: GraphScene | None = None  # being drawn
         self.stage = ""
@@ -181,17 +146,11 @@ class BackgroundDrawing(QObject):
 
     def _shown_steps(self, shown, roles, folded: bool, expanded, previous):
         """A grouped graph's quotient: a few hundred units, laid out here when it is
-        small, in the layout's child when not, and drawn in slices."""
+        small, in the layout's child when not (prepared.picture_steps), and drawn in
+        slices."""
         try:
-            if not shown.index:  # once per stepper
-                yield from shown.index_steps()
-            keep = frozenset()
-            if expanded is not None:  # what this opens is kept open, however many edges
-                keep = frozenset(expanded) - shown.expanded
-                shown = shown.opened(expanded)
-            yield from shown.quotient_steps()
-            shown = yield from _readable(shown, keep)
-            spec, drawing = yield from self._shown_layout(shown, roles, folded, previous)
+            shown, spec, drawing = yield from picture_steps(shown, roles, folded, expanded,
+                                                            previous, self.server)
             self.stage = DRAWING
             self.stage_changed.emit()
             self._scene = GraphScene(self.parent())
@@ -207,35 +166,6 @@ class BackgroundDrawing(QObject):
             return scene
         finally:
             self._stop_worker()
-
-    def _shown_layout(self, shown, roles, folded: bool, previous):
-        """The spec and drawing of `shown`: kept from when these groups were open last,
-        else laid out again from the picture before (`previous`, if it is one of this
-        stepper's), else from scratch; here if small, in the layout's child if not."""
-        key = (frozenset(shown.expanded), folded)
-        kept = shown.shared.drawings.get(key)
-        if kept is not None:
-            return kept
-        spec = quotient_spec(shown, roles, folded)
-        yield
-        start = None
-        if (previous is not None and previous.shown is not None and previous.drawing
-                and previous.shown.stepper is shown.stepper and previous.shown.quotient):
-            start = shown.starts(spec.ids, previous.shown, previous.spec.ids,
-                                 previous.drawing.centers)
-        size = _layout_size(spec)
-        if start is not None and size <= INLINE_RELAYOUT and not self.server.ready:
-            drawing = relaid_layout(spec.sizes, spec.edges, start, radii=spec.radii)
-        elif start is None and size <= INLINE_LAYOUT:
-            drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
-        else:  # in the warm child: the window's thread is never held by a layout
-            packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
-            if start is not None:
-                packed["start"] = array("d", start)
-            drawing = yield from self._served(packed)
-        yield
-        shown.shared.keep(shown.shared.drawings, key, (spec, drawing))
-        return spec, drawing
 
     def _laid_out(self, packed: dict):
         """The drawing, from the layout's child: WAIT until each piece comes."""
@@ -259,27 +189,6 @@ class BackgroundDrawing(QObject):
                 yield WAIT
         return assembler.drawing
 
-    def _served(self, packed: dict):
-        """The drawing, from the warm layout child: WAIT until each piece comes."""
-        server = self.server
-        ticket = self._ticket = server.request(packed)
-        assembler = DrawingAssembler()
-        while assembler.drawing is None:
-            pieces = server.pieces(ticket)
-            if pieces is None:
-                raise LayoutFailed(server.error or "the layout process ended without a drawing")
-            if pieces:
-                piece = pieces.popleft()
-                if piece is None:
-                    raise LayoutFailed(server.error)
-                assembler.add(piece)
-                yield None
-            else:
-                yield WAIT
-        server.done(ticket)
-        self._ticket = None
-        return assembler.drawing
-
     @Slot(object)
     def _on_piece(self, record) -> None:
         self._records.append(record)
@@ -291,9 +200,6 @@ class BackgroundDrawing(QObject):
             self._task.wake()  # for the next piece, or to see that none comes
 
     def _stop_worker(self) -> None:
-        if self._ticket is not None:  # a picture asked of the warm child, given up
-            self._ticket = None
-            self.server.give_up()
         if self._worker is not None:
             worker, self._worker = self._worker, None
             worker.cancel()

@@ -17,6 +17,7 @@ from gui.graph.breadcrumb import Breadcrumb
 from gui.graph.find import FindBar
 from gui.graph.grouped import Shown
 from gui.graph.levels import LevelSteps
+from gui.graph.prepared import Preparer
 from gui.jobs.group_child import GROUP_FROM
 from gui.jobs.grouping_job import Grouped, GroupingJob
 from gui.jobs.sliced import SlicedTask
@@ -92,9 +93,9 @@ class Expansion(QObject):
         tab.session.moved.connect(self.update_breadcrumb)  # where the current step is
         self.select_after = None             # a node found, to select once drawn
         self._redraw: SlicedTask | None = None  # a jump redrawn in slices
-        # once a grouped picture is drawn, its graph's operands are filed by group while
-        # the window is idle, so that opening a group makes only what changed again
-        self._filing: SlicedTask | None = None
+        # once a grouped picture is drawn, opening its biggest groups is prepared while
+        # the window is idle (and the graph's operands filed by group, once)
+        self.preparer = Preparer(tab.background.server, self)
         tab.background.drawn.connect(self._on_picture)
 
     @property
@@ -104,30 +105,16 @@ class Expansion(QObject):
     def cancel(self) -> None:
         self.job.cancel()
         self._stop_redraw()
-        self._stop_filing()
+        self.preparer.stop()
 
     @Slot(object)
     def _on_picture(self, scene) -> None:
         """A grouped picture is drawn: the layout's child is made ready for the next
-        one, and the graph's operands are filed while the window is idle."""
-        shown = scene.shown
-        if shown is None:
-            return
-        self.tab.background.server.warm()
-        if shown.shared.buckets.done or self._filing is not None:
-            return
-        self._filing = SlicedTask(shown.bucket_steps(), 0.008, self)
-        self._filing.finished.connect(self._on_filed)
-        self._filing.start()
-
-    def _stop_filing(self) -> None:
-        if self._filing is not None:
-            task, self._filing = self._filing, None
-            task.cancel()
-
-    @Slot(object)
-    def _on_filed(self, _result) -> None:
-        self._filing = None
+        one, and the opening of its biggest groups is prepared while the window is idle."""
+        if scene.shown is not None and scene is self.tab.scene:
+            self.tab.background.server.warm()
+            self.preparer.start(scene, self.tab.session.roles(),
+                                not self.tab.constants_as_nodes)
 
     def load(self, stepper) -> bool:
         """Draw `stepper`'s graph grouped if it is big enough: True if it is taken care
@@ -145,12 +132,12 @@ class Expansion(QObject):
                 self.shown = None
                 return False
             expanded = self.shown.expanded if self.shown is not None else grouped.expanded
-            self._stop_filing()
+            self.preparer.stop()
             self.shown = Shown(stepper, grouped.arrays, grouped.grouping, expanded)
             self.draw()
             return True
         self.shown = self._grouped = None  # another program's: let go of
-        self._stop_filing()
+        self.preparer.stop()
         if len(stepper.forward_steps) <= GROUP_FROM:
             return False
         self.job.start(stepper, self.tab.session.roles(), self.budget())
@@ -216,6 +203,7 @@ class Expansion(QObject):
         `focus` in view if given."""
         self.focus = focus
         tab = self.tab
+        self.preparer.stop()  # what it has made so far is kept
         tab.background.start(self.shown.stepper, tab.session.roles(),
                              not tab.constants_as_nodes, self.shown, expanded,
                              tab.scene if expanded is not None else None)

@@ -14,12 +14,20 @@ from collections import deque
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from gui.graph.layout.transfer import layout_packed
+from gui.graph.layout.transfer import DrawingAssembler, layout_packed
 from gui.jobs.layout_child import FAILED, READY, serve_layouts
+from gui.jobs.sliced import WAIT
 from gui.jobs.worker import ProcessWorker
 
 POLL_MS = 4            # how often the child's pipe is looked at
 READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
+# a picture given up on while the child lays it out is left to finish (its pieces are
+# dropped) when it is at most this big; a bigger one's child is ended and started again
+FINISH_UP_TO = 3_000
+
+
+class LayoutFailed(RuntimeError):
+    """The layout's child ended, or failed, without a drawing."""
 
 
 class LayoutServer(QObject):
@@ -35,6 +43,7 @@ class LayoutServer(QObject):
         self._ticket = 0
         self._asked: int | None = None  # the ticket of the picture being laid out
         self._pieces: deque = deque()
+        self._size = 0  # how big the picture being laid out is
         self.error: str | None = None  # why the child went, while a picture was asked
 
     @property
@@ -52,15 +61,42 @@ class LayoutServer(QObject):
             worker.finished.connect(self._on_finished)
             worker.start()
 
-    def request(self, packed: dict) -> int:
-        """Ask for the drawing of `packed` (transfer.pack_graph's arrays, and `start`);
-        returns its ticket. A picture asked before and not yet all come is given up."""
+    def request(self, packed: dict, size: int = 0) -> int:
+        """Ask for the drawing of `packed` (transfer.pack_graph's arrays, and `start`),
+        about `size` nodes and virtual nodes; returns its ticket. A picture asked before
+        and not yet all come is given up."""
         self.give_up()
         self.warm()
         self._ticket += 1
-        self._asked, self.error = self._ticket, None
+        self._asked, self.error, self._size = self._ticket, None, size
         self._worker.send((self._ticket, packed))
         return self._ticket
+
+    def drawing_steps(self, packed: dict, size: int = 0):
+        """The drawing of `packed` (see `request`), as a SlicedTask's steps: WAIT until
+        each piece comes (whoever runs them wakes them on `arrived`); given up if they
+        are not run to their end. Raises LayoutFailed."""
+        ticket = self.request(packed, size)
+        try:
+            assembler = DrawingAssembler()
+            while assembler.drawing is None:
+                pieces = self.pieces(ticket)
+                if pieces is None:
+                    raise LayoutFailed(self.error or "the layout process ended without a "
+                                       "drawing")
+                if pieces:
+                    piece = pieces.popleft()
+                    if piece is None:
+                        raise LayoutFailed(self.error)
+                    assembler.add(piece)
+                    yield None
+                else:
+                    yield WAIT
+            self.done(ticket)
+            return assembler.drawing
+        finally:
+            if ticket == self._asked:
+                self.give_up()
 
     def pieces(self, ticket: int) -> deque | None:
         """The records come so far for `ticket` (taken from the left), or None if the
@@ -78,14 +114,15 @@ class LayoutServer(QObject):
             self._pieces = deque()
 
     def give_up(self) -> None:
-        """Forget the picture being laid out; a child still at work on it is ended (and
-        another started, warm for the next)."""
+        """Forget the picture being laid out; a child still at work on a big one is
+        ended (and another started, warm for the next)."""
         if self._asked is None:
             return
         self._asked = None
         self._pieces = deque()
-        self.stop()
-        self.warm()
+        if self._size > FINISH_UP_TO:
+            self.stop()
+            self.warm()
 
     def stop(self) -> None:
         """End the child now (the window closes, or a stale picture is given up)."""
