@@ -22,6 +22,7 @@ from gui.graph.layout import layered_layout, rank
 from gui.graph.layout.reuse import relaid_layout
 from gui.graph.layout.transfer import pack_graph_steps
 from gui.graph.spec import quotient_spec
+from gui.jobs.layout_server import FINISH_UP_TO
 from gui.jobs.sliced import SlicedTask
 
 # a grouped picture of at most this many nodes and virtual nodes is laid out here, in one
@@ -37,9 +38,11 @@ SLICE_S = 0.008  # the preparer's slices of the window's thread
 
 def layout_size(spec) -> int:
     """About how much the layout has to place: the nodes and, for each edge, one virtual
-    node per layer it crosses (what its time grows with)."""
-    ranks = rank(len(spec.sizes), spec.edges)
-    return len(spec.sizes) + sum(ranks[v] - ranks[u] for u, v, _ in spec.edges)
+    node per layer it crosses (what its time grows with), at most as many virtual nodes
+    as the layout's budget (past it, long edges go by bus)."""
+    n = len(spec.sizes)
+    ranks = rank(n, spec.edges)
+    return n + min(max(3_000, n), sum(ranks[v] - ranks[u] for u, v, _ in spec.edges))
 
 
 def readable_steps(shown, keep=frozenset()):
@@ -56,10 +59,12 @@ def readable_steps(shown, keep=frozenset()):
     return fewer
 
 
-def picture_steps(shown, roles, folded: bool, expanded, previous, server):
+def picture_steps(shown, roles, folded: bool, expanded, previous, server,
+                  most: int | None = None):
     """(shown, spec, drawing) of `shown` with `expanded` open (None: as it is), laid out
     from `previous` (the scene on screen, if one of the same stepper's) by `server`
-    (see the module's docstring), as a SlicedTask's steps. Raises LayoutFailed."""
+    (see the module's docstring), as a SlicedTask's steps; drawing None if its layout
+    would place more than `most` nodes and virtual nodes. Raises LayoutFailed."""
     if not shown.index:  # once per stepper
         yield from shown.index_steps()
     keep = frozenset()
@@ -80,6 +85,8 @@ def picture_steps(shown, roles, folded: bool, expanded, previous, server):
         start = shown.starts(spec.ids, previous.shown, previous.spec.ids,
                              previous.drawing.centers)
     size = layout_size(spec)
+    if most is not None and size > most:
+        return shown, spec, None
     if start is not None and size <= INLINE_RELAYOUT and not server.ready:
         drawing = relaid_layout(spec.sizes, spec.edges, start, radii=spec.radii)
     elif start is None and size <= INLINE_LAYOUT:
@@ -143,10 +150,12 @@ class Preparer(QObject):
         yield from shown.bucket_steps()  # the operands filed by group, once per stepper
         biggest = sorted(scene.group_items, key=lambda g: -shown.groups[g].members)
         for g in biggest[:PREPARED]:
-            opened, spec, _ = yield from picture_steps(shown, roles, folded,
-                                                       shown.expanding(g), scene,
-                                                       self._server)
-            yield from send_steps(opened, spec)
+            # never a picture so big that the warm child would be ended for it, when
+            # the user's click comes first
+            opened, spec, drawing = yield from picture_steps(
+                shown, roles, folded, shown.expanding(g), scene, self._server, FINISH_UP_TO)
+            if drawing is not None:
+                yield from send_steps(opened, spec)
 
     @Slot()
     def _on_arrived(self) -> None:

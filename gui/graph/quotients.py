@@ -19,7 +19,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import groupby
-from operator import itemgetter
+from operator import getitem, itemgetter
 
 from gui.graph.groups.model import GraphArrays, Group, Quotient
 
@@ -94,12 +94,15 @@ def changed_quotient(before: Quotient, was_open, now_open, units: list[int],
     fresh: dict[tuple, list[tuple[int, int]]] = {}
     for edge in before.edges:
         s, t, ops = edge
-        if changed(s):
-            loose.extend(ops)
-        elif changed(t):  # the source is the same unit: split by the new targets
-            _split(s, ops, unit_of, fresh)
+        if not changed(s):
+            if changed(t):  # the source is the same unit: split by the new targets
+                _split(s, ops, unit_of, fresh)
+            else:
+                kept.append(edge)
+        elif t < 0 and not changed(t):  # the target is the same group: by new sources
+            _split_sources(t, ops, unit_of, arrays.parents, fresh)
         else:
-            kept.append(edge)
+            loose.extend(ops)
     for g in now - was:
         loose.extend(buckets.inside.get(g, ()))
     parents = arrays.parents
@@ -132,6 +135,23 @@ def _split(s: int, ops: tuple, unit_of: list[int], fresh: dict) -> None:
         else:
             for c, k in ops[at:at + size]:
                 fresh.setdefault((s, t, k), []).append((c, k))
+        at += size
+
+
+def _split_sources(t: int, ops: tuple, unit_of: list[int], parents: list, fresh: dict) -> None:
+    """File operands `ops` (in order) into group unit `t` under their new sources'
+    edges (the parameters a group reads lie anywhere: sorted by source, in C loops)."""
+    sources = list(map(unit_of.__getitem__,
+                       map(getitem, map(parents.__getitem__, map(itemgetter(0), ops)),
+                           map(itemgetter(1), ops))))
+    places = sorted(range(len(ops)), key=sources.__getitem__)  # stable: ops stay in order
+    at = 0
+    for s, run in groupby(map(sources.__getitem__, places)):
+        size = len(list(run))
+        held = fresh.get((s, t))
+        if held is None:
+            held = fresh[(s, t)] = []
+        held.extend(map(ops.__getitem__, places[at:at + size]))
         at += size
 
 

@@ -23,7 +23,7 @@ POLL_MS = 4            # how often the child's pipe is looked at
 READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 # a picture given up on while the child lays it out is left to finish (its pieces are
 # dropped) when it is at most this big; a bigger one's child is ended and started again
-FINISH_UP_TO = 3_000
+FINISH_UP_TO = 4_000
 
 
 class LayoutFailed(RuntimeError):
