@@ -87,3 +87,123 @@ def test_a_set_of_open_groups_seen_before_reuses_its_quotient(grouped):
     again = _made(opened.opened(set()))
     assert again.quotient is shown.quotient
     assert again.quotient.edges == quotient(arrays, grouping, set()).edges
+
+
+# -- in the window: laid out again from the picture before, in the warm child ----------------
+
+
+def _big_mlp(window, qtbot, points=8):
+    from engine.core.value import topological_order
+    from tests.gui.grouped_models import program_of, stepper_of
+
+    loss = micrograd_mlp(points).loss
+    nodes = topological_order(loss)
+    program = program_of(nodes)
+    window.session.load_prepared(program, stepper_of(loss, nodes))
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: tab.scene.shown is not None and not tab.laying_out
+                    and not window.building, timeout=120_000)
+    return loss, nodes, program
+
+
+def _idle(window, qtbot):
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not tab.expansion.preparer.running and not tab.laying_out,
+                    timeout=60_000)
+    return tab.scene
+
+
+def _redrawn(window, qtbot, action):
+    tab = window.graph_tab
+    before = tab.scene
+    action()
+    qtbot.waitUntil(lambda: tab.scene is not before and not tab.laying_out, timeout=60_000)
+    return _idle(window, qtbot)
+
+
+def _clean(scene) -> None:
+    """Every unit of the quotient placed, no edge through a box, no label on a label."""
+    from gui.graph.export import graph_records
+    from tests.gui.graph_geometry import edges_through_boxes, overlapping_boxes, overlapping_labels
+
+    shown, spec = scene.shown, scene.spec
+    units = {f"g{-1 - u}" if u < 0 else f"v{u}" for u in shown.quotient.units}
+    folded = {f"v{u}" for u in shown.quotient.units if u >= 0 and f"v{u}" not in spec.ids
+              and shown.arrays.roles[u] == "constant"}
+    assert units - folded <= set(spec.ids)
+    assert len(scene.drawing.centers) == len(spec.ids)
+    g = graph_records(scene)
+    assert edges_through_boxes(g) == []
+    assert overlapping_boxes(g) == []
+    assert overlapping_labels(g) == []
+
+
+def test_opening_and_closing_in_any_order_keeps_the_drawing_clean_and_the_steps(window, qtbot):
+    loss, nodes, program = _big_mlp(window, qtbot)
+    tab = window.graph_tab
+    expansion = tab.expansion
+    scene = _idle(window, qtbot)
+    assert tab.background.server.running  # warm, ahead of the first click
+    shown = scene.shown
+    biggest = max(scene.group_items, key=lambda g: shown.groups[g].members)
+    # prepared while idle: opening the biggest group finds its drawing made already
+    prepared = shown.shared.drawings.get((frozenset(shown.expanding(biggest)), True))
+    assert prepared is not None
+    scene = _redrawn(window, qtbot, lambda: expansion.expand(biggest))
+    assert scene.drawing is prepared[1] and biggest not in scene.group_items
+    _clean(scene)
+    rng = random.Random(7)
+    for _ in range(5):  # open an inner group, close one, reveal a node, levels
+        shown = scene.shown
+        inner = [g for g in scene.group_items if shown.groups[g].parent >= 0]
+        moves = [lambda: expansion.expand(rng.choice(inner or list(scene.group_items))),
+                 lambda: expansion.collapse(rng.choice(sorted(shown.expanded))),
+                 lambda: expansion.reveal(rng.randrange(len(nodes))),
+                 lambda: expansion.to_level(rng.randrange(1, 3))]
+        expanded = set(shown.expanded)
+        scene = _redrawn(window, qtbot, rng.choice(moves))
+        if scene.shown.expanded != expanded:
+            _clean(scene)
+    # the same groups open, laid out from scratch: the same boxes and edges
+    fresh = scene.shown.opened(set(scene.shown.expanded))
+    fresh.quotient = None
+    fresh.shared = type(scene.shown.shared)()
+    for _ in fresh.quotient_steps():
+        pass
+    assert fresh.quotient.edges == scene.shown.quotient.edges
+    tab.actions["end"].trigger()  # the script's own backward()'s gradients, to the bit
+    _clean(tab.scene)
+    grads = {v.label: v.grad for v in program.values if v.label}
+    for v in nodes:
+        v.grad = 0.0
+    loss.backward()
+    assert grads == {v.label: v.grad for v in nodes if v.label}
+
+
+def test_the_warm_layout_child_stops_with_the_window(window, qtbot):
+    _big_mlp(window, qtbot, points=6)
+    server = window.graph_tab.background.server
+    _idle(window, qtbot)
+    assert server.running
+    qtbot.waitUntil(lambda: server.ready, timeout=60_000)  # started, and its layout imported
+    process = server._worker.job.process
+    assert process.is_alive()
+    window.close()
+    assert not server.running
+    process.join(5)
+    assert not process.is_alive()
+
+
+def test_a_picture_given_up_on_never_reaches_the_view_and_the_next_is_drawn(window, qtbot):
+    _big_mlp(window, qtbot, points=6)
+    tab = window.graph_tab
+    scene = _idle(window, qtbot)
+    shown = scene.shown
+    first, second = sorted(scene.group_items, key=lambda g: -shown.groups[g].members)[:2]
+    shown.shared.drawings.clear()  # laid out now, in the child
+    tab.expansion.expand(first)
+    tab.expansion.expand(second)  # before the first is drawn: it is given up
+    qtbot.waitUntil(lambda: tab.scene is not scene and not tab.laying_out, timeout=60_000)
+    drawn = _idle(window, qtbot)
+    assert second not in drawn.group_items and first in drawn.group_items
+    _clean(drawn)
