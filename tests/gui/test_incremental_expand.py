@@ -4,6 +4,7 @@ for any sequence of opens, closes, levels and reveals; and a picture laid out ag
 the one before (gui/graph/layout/reuse.py) keeps the drawing's standard."""
 
 import random
+from functools import partial
 
 import pytest
 
@@ -153,17 +154,23 @@ def test_opening_and_closing_in_any_order_keeps_the_drawing_clean_and_the_steps(
     assert scene.drawing is prepared[1] and biggest not in scene.group_items
     _clean(scene)
     rng = random.Random(7)
-    for _ in range(5):  # open an inner group, close one, reveal a node, levels
+    for move in ("inner", "close", "reveal", "level", "inner"):
         shown = scene.shown
         inner = [g for g in scene.group_items if shown.groups[g].parent >= 0]
-        moves = [lambda: expansion.expand(rng.choice(inner or list(scene.group_items))),
-                 lambda: expansion.collapse(rng.choice(sorted(shown.expanded))),
-                 lambda: expansion.reveal(rng.randrange(len(nodes))),
-                 lambda: expansion.to_level(rng.randrange(1, 3))]
         expanded = set(shown.expanded)
-        scene = _redrawn(window, qtbot, rng.choice(moves))
-        if scene.shown.expanded != expanded:
-            _clean(scene)
+        if move == "inner":
+            g = rng.choice(inner or list(scene.group_items))
+            scene = _redrawn(window, qtbot, partial(expansion.expand, g))
+        elif move == "close":
+            g = rng.choice(sorted(shown.expanded))
+            scene = _redrawn(window, qtbot, partial(expansion.collapse, g))
+        elif move == "reveal":
+            hidden = [i for i in range(len(nodes)) if shown.quotient.unit_of[i] < 0]
+            scene = _redrawn(window, qtbot, partial(expansion.reveal, rng.choice(hidden)))
+        else:
+            scene = _redrawn(window, qtbot, partial(expansion.to_level, 2))
+        assert scene.shown.expanded != expanded
+        _clean(scene)
     # the same groups open, laid out from scratch: the same boxes and edges
     fresh = scene.shown.opened(set(scene.shown.expanded))
     fresh.quotient = None
