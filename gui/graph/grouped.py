@@ -56,6 +56,7 @@ class Kept:
         self.drawings: dict[tuple, tuple] = {}  # (open groups, folded) -> (spec, drawing)
         self.sends: dict[tuple[int, int], tuple] = {}  # (group unit, source unit) -> sent
         self.exits: dict[int, int] = {}  # group -> how many of its nodes are used outside
+        self.label_sizes: dict[tuple[int, int], tuple] = {}  # operand -> its label's room
 
     @staticmethod
     def keep(store: dict, key, value) -> None:

@@ -77,7 +77,7 @@ def picture_steps(shown, roles, folded: bool, expanded, previous, server,
     kept = shown.shared.drawings.get(key)
     if kept is not None:
         return (shown, *kept)
-    spec = quotient_spec(shown, roles, folded)
+    spec = quotient_spec(shown, roles, folded, shown.shared.label_sizes)
     yield
     start = None
     if (previous is not None and previous.shown is not None and previous.drawing
