@@ -162,6 +162,7 @@ class BackgroundDrawing(QObject):
                                 if folded else ())
                 self._scene.levels = LevelSteps(shown.stepper, shown.arrays, shown.grouping,
                                                 shown.expanded, folded_nodes, shown.quotient)
+            yield  # the picture is swapped in (`drawn`) in a slice of its own
             scene, self._scene = self._scene, None
             return scene
         finally:
