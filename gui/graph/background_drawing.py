@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
 from gui.graph.levels import LevelSteps
-from gui.graph.prepared import picture_steps
+from gui.graph.prepared import picture_steps, send_steps
 from gui.graph.scene import GraphScene
 from gui.graph.spec import graph_spec_steps
 from gui.jobs.layout_server import LayoutFailed, LayoutServer
@@ -155,6 +155,7 @@ class BackgroundDrawing(QObject):
             self.stage_changed.emit()
             self._scene = GraphScene(self.parent())
             yield from self._scene.build_steps(shown.stepper, spec, drawing, roles, shown)
+            yield from send_steps(shown, spec)  # summed in steps: the scene finds them
             yield from self._scene.group_edge_steps()
             if expanded is None:  # a new picture: its steps at the level shown (a group
                 # opened or closed changes the last picture's: see Expansion.redrawn)

@@ -21,7 +21,7 @@ from gui.graph.groups.model import (
     Quotient,
     unit_group,
 )
-from gui.graph.quotients import Buckets, changed_quotient
+from gui.graph.quotients import Buckets, changed_quotient_steps
 
 STEPS_PER_SLICE = 5_000
 KEPT = 8  # the quotients (and drawings) of the last few sets of open groups are kept
@@ -121,9 +121,9 @@ class Shown:
         units = [u for u, _ in groupby(unit_of)]  # groups are runs: one unit each
         yield
         if before is not None and before.quotient is not None and self.shared.buckets.done:
-            self.quotient = changed_quotient(before.quotient, before.expanded, self.expanded,
-                                             units, unit_of, arrays, groups,
-                                             self.shared.buckets)
+            self.quotient = yield from changed_quotient_steps(
+                before.quotient, before.expanded, self.expanded, units, unit_of, arrays,
+                groups, self.shared.buckets)
             return
         edges: dict[tuple, list[tuple[int, int]]] = {}
         parents = arrays.parents

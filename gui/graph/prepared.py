@@ -34,6 +34,7 @@ INLINE_RELAYOUT = 1_000
 EDGE_BUDGET = 1_500  # more edges than this in a grouped picture close its parameters' groups
 PREPARED = 3  # the biggest groups of a picture made ready to open while the window is idle
 SLICE_S = 0.008  # the preparer's slices of the window's thread
+SENDS_PER_STEP = 2_000  # operands summed between two yields
 
 
 def layout_size(spec) -> int:
@@ -103,19 +104,23 @@ def picture_steps(shown, roles, folded: bool, expanded, previous, server,
 
 def send_steps(shown, spec):
     """Sum what each edge of `spec` into a collapsed group sends (the scene's
-    `group_edge_steps` finds them kept), yielding after every few thousand operands."""
-    steps, step_of, kept, counted = shown.stepper.backward_steps, shown.step_of, \
-        shown.shared.sends, 0
+    `group_edge_steps` finds them kept), yielding after every SENDS_PER_STEP operands
+    (one edge may stand for 33,700: the parameters read by 100 samples). The sums are
+    added in the operands' order, as the scene adds them, to the bit."""
+    steps, step_of, kept = shown.stepper.backward_steps, shown.step_of, shown.shared.sends
     for e, operands in spec.operands.items():
         if spec.keys[e] in kept:
             continue
-        js = [step_of[c] for c, _ in operands]
-        total = sum(steps[j].contributions[k].contribution for j, (_, k) in zip(js, operands))
-        kept[spec.keys[e]] = (min(js), max(js), total, len(operands))
-        counted += len(operands)
-        if counted > 2_000:
-            counted = 0
+        total, first, last = 0, None, None
+        for a in range(0, len(operands), SENDS_PER_STEP):
+            part = operands[a:a + SENDS_PER_STEP]
+            js = [step_of[c] for c, _ in part]
+            total = sum((steps[j].contributions[k].contribution
+                         for j, (_, k) in zip(js, part)), total)
+            first = min(js) if first is None else min(first, min(js))
+            last = max(js) if last is None else max(last, max(js))
             yield
+        kept[spec.keys[e]] = (first, last, total, len(operands))
 
 
 class Preparer(QObject):

@@ -17,7 +17,7 @@ from scratch, edge for edge and in the same order (tests/gui/test_incremental_ex
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from itertools import groupby
 from operator import getitem, itemgetter
 
@@ -76,11 +76,12 @@ def effective(expanded, groups: list[Group]) -> set[int]:
     return shown
 
 
-def changed_quotient(before: Quotient, was_open, now_open, units: list[int],
-                     unit_of: list[int], arrays: GraphArrays, groups: list[Group],
-                     buckets: Buckets) -> Quotient:
+def changed_quotient_steps(before: Quotient, was_open, now_open, units: list[int],
+                           unit_of: list[int], arrays: GraphArrays, groups: list[Group],
+                           buckets: Buckets) -> Generator[None, None, Quotient]:
     """The quotient with `now_open` open, made from `before` (the quotient with
-    `was_open` open) and the new `units` and `unit_of` (see the module's docstring).
+    `was_open` open) and the new `units` and `unit_of` (see the module's docstring), as
+    steps: it yields after every OPERANDS_PER_SLICE operands or so, and returns it.
     `buckets` must be done."""
     was, now = effective(was_open, groups), effective(now_open, groups)
     starts, ends = _runs([(groups[g].first, groups[g].last) for g in was ^ now])
@@ -92,21 +93,29 @@ def changed_quotient(before: Quotient, was_open, now_open, units: list[int],
 
     kept, loose = [], []
     fresh: dict[tuple, list[tuple[int, int]]] = {}
+    done = 0  # operands split since the last yield
     for edge in before.edges:
         s, t, ops = edge
         if not changed(s):
-            if changed(t):  # the source is the same unit: split by the new targets
-                _split(s, ops, unit_of, fresh)
-            else:
+            if not changed(t):
                 kept.append(edge)
+                continue
+            _split(s, ops, unit_of, fresh)  # the source stays: split by the new targets
         elif t < 0 and not changed(t):  # the target is the same group: by new sources
             _split_sources(t, ops, unit_of, arrays.parents, fresh)
         else:
             loose.extend(ops)
+            continue
+        done += len(ops)
+        if done > OPERANDS_PER_SLICE:
+            done = 0
+            yield
     for g in now - was:
         loose.extend(buckets.inside.get(g, ()))
     parents = arrays.parents
-    for c, k in loose:
+    for place, (c, k) in enumerate(loose):
+        if place % (OPERANDS_PER_SLICE // 4) == 0:
+            yield
         t, s = unit_of[c], unit_of[parents[c][k]]
         if s != t:
             key = (s, t) if t < 0 else (s, t, k)
