@@ -3,8 +3,11 @@
 `BackgroundDrawing` works out what to draw a slice at a time, has it laid out in a child
 process (the interpreter lock stays with the window), and draws it a slice at a time
 into a scene of its own, all in one SlicedTask (so the collector stays paused from the
-first slice to the last: what is made all lives on). The last graph stays on screen
-until `drawn(scene)`. `Tidy` empties scenes taken off the view, one after the other.
+first slice to the last: what is made all lives on). A grouped graph's pictures are
+worked out by prepared.picture_steps and laid out in the warm layout child it keeps
+(`server`, gui/jobs/layout_server.py), started ahead of them and stopped with the
+window. The last graph stays on screen until `drawn(scene)`. `Tidy` empties scenes
+taken off the view, one after the other.
 """
 
 from __future__ import annotations
