@@ -50,6 +50,11 @@ class LayoutServer(QObject):
     def running(self) -> bool:
         return self._worker is not None
 
+    @property
+    def worker(self) -> ProcessWorker | None:
+        """The child's worker, while it runs."""
+        return self._worker
+
     def warm(self) -> None:
         """Start the child now, if it is not running, so that it is ready when asked."""
         if self._worker is None:
