@@ -211,12 +211,7 @@ def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,
             continue  # from a folded constant
         if t >= 0:
             (c, k), = operands
-            size = label_sizes.get((c, k))
-            if size is None:
-                j = step_of.get(c)
-                label = (contribution_label(*_parts(steps[j].contributions[k]))
-                         if j is not None else "0 × 0\n= 0")
-                size = label_sizes[(c, k)] = label_size(label)
+            size = label_sizes.get((c, k)) or _label_room(label_sizes, steps, step_of, c, k)
             edges.append((out[s], into[t], size))
             keys.append((c, k))
         else:
@@ -224,6 +219,15 @@ def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,
             edges.append((out[s], into[t], group_room))
             keys.append((t, s))
     return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded, operands_of)
+
+
+def _label_room(label_sizes: dict, steps, step_of: dict, c: int, k: int) -> tuple:
+    """The room operand k of node c's label needs, kept in `label_sizes`."""
+    j = step_of.get(c)
+    label = contribution_label(*_parts(steps[j].contributions[k])) if j is not None \
+        else "0 × 0\n= 0"
+    size = label_sizes[(c, k)] = label_size(label)
+    return size
 
 
 def _parts(c) -> tuple:
