@@ -3,8 +3,11 @@
 `BackgroundDrawing` works out what to draw a slice at a time, has it laid out in a child
 process (the interpreter lock stays with the window), and draws it a slice at a time
 into a scene of its own, all in one SlicedTask (so the collector stays paused from the
-first slice to the last: what is made all lives on). The last graph stays on screen
-until `drawn(scene)`. `Tidy` empties scenes taken off the view, one after the other.
+first slice to the last: what is made all lives on). A grouped graph's pictures are
+worked out by prepared.picture_steps and laid out in the warm layout child it keeps
+(`server`, gui/jobs/layout_server.py), started ahead of them and stopped with the
+window. The last graph stays on screen until `drawn(scene)`. `Tidy` empties scenes
+taken off the view, one after the other.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gui.graph.layout import layered_layout, rank
 from gui.graph.layout.transfer import DrawingAssembler, layout_packed, pack_graph_steps
 from gui.graph.levels import LevelSteps
+from gui.graph.prepared import picture_steps, send_steps
 from gui.graph.scene import GraphScene
-from gui.graph.spec import graph_spec_steps, quotient_spec
+from gui.graph.spec import graph_spec_steps
+from gui.jobs.layout_server import LayoutFailed, LayoutServer
 from gui.jobs.sliced import WAIT, SlicedTask
 from gui.jobs.worker import ProcessWorker
 
@@ -26,35 +30,6 @@ READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
 SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
 LAYOUT, DRAWING = "layout", "drawing"
-# a grouped picture of at most this many nodes and virtual nodes is laid out here, in one
-# slice of the window's thread (a few tens of ms); a bigger one in the layout's child
-INLINE_LAYOUT = 800
-EDGE_BUDGET = 1_500  # more edges than this in a grouped picture close its parameters' groups
-
-
-def _layout_size(spec) -> int:
-    """About how much the layout has to place: the nodes and, for each edge, one virtual
-    node per layer it crosses (what its time grows with)."""
-    ranks = rank(len(spec.sizes), spec.edges)
-    return len(spec.sizes) + sum(ranks[v] - ranks[u] for u, v, _ in spec.edges)
-
-
-def _readable(shown, keep=frozenset()):
-    """`shown`, or if its picture has more than EDGE_BUDGET edges with parameters' groups
-    open, the same with those closed: the parameters of a layer fan out to every sample
-    opened (100 samples × 48 neurons' parameters: 8,000 edges, and seconds of layout).
-    The groups in `keep` (the ones the user has just opened) stay open."""
-    keep = set(keep).union(*(shown.ancestors_of_group(g) for g in keep))  # and what holds them
-    names = {g for g in shown.expanded if shown.groups[g].kind == "names"} - keep
-    if len(shown.quotient.edges) <= EDGE_BUDGET or not names:
-        return shown
-    fewer = shown.opened(shown.expanded - names)
-    yield from fewer.quotient_steps()
-    return fewer
-
-
-class LayoutFailed(RuntimeError):
-    """The layout's child ended without a drawing."""
 
 
 class Tidy(QObject):
@@ -121,20 +96,24 @@ class BackgroundDrawing(QObject):
         self._busy_due.setSingleShot(True)
         self._busy_due.setInterval(BUSY_AFTER_MS)
         self._busy_due.timeout.connect(self._on_busy_due)
+        # a grouped picture's layout: in a child started ahead and kept between pictures
+        self.server = LayoutServer(self)
+        self.server.arrived.connect(self._on_layout_ended)
 
     @property
     def running(self) -> bool:
         return self._task is not None
 
     def start(self, stepper, roles, folded: bool, shown=None,
-              expanded: set[int] | None = None) -> None:
+              expanded: set[int] | None = None, previous: GraphScene | None = None) -> None:
         """Draw `stepper`'s graph (ending the drawing before, if one runs); with `shown`
         (a grouped.Shown of it), its quotient with the groups in `expanded` open (None:
-        those open now)."""
+        those open now), laid out from the picture in `previous` (the scene on screen)
+        if that is one of the same stepper's."""
         self.cancel()
         self.stage = LAYOUT
         steps = (self._steps(stepper, roles, folded) if shown is None
-                 else self._shown_steps(shown, roles, folded, expanded))
+                 else self._shown_steps(shown, roles, folded, expanded, previous))
         task = self._task = SlicedTask(steps, SLICE_BUDGET_S, self, expected=(LayoutFailed,))
         task.finished.connect(self._on_finished)
         task.errored.connect(self._on_errored)
@@ -168,30 +147,18 @@ class BackgroundDrawing(QObject):
         finally:
             self._stop_worker()
 
-    def _shown_steps(self, shown, roles, folded: bool, expanded):
+    def _shown_steps(self, shown, roles, folded: bool, expanded, previous):
         """A grouped graph's quotient: a few hundred units, laid out here when it is
-        small, in the layout's child when not, and drawn in slices."""
+        small, in the layout's child when not (prepared.picture_steps), and drawn in
+        slices."""
         try:
-            if not shown.index:  # once per stepper
-                yield from shown.index_steps()
-            keep = frozenset()
-            if expanded is not None:  # what this opens is kept open, however many edges
-                keep = frozenset(expanded) - shown.expanded
-                shown = shown.opened(expanded)
-            yield from shown.quotient_steps()
-            shown = yield from _readable(shown, keep)
-            spec = quotient_spec(shown, roles, folded)
-            yield
-            if _layout_size(spec) <= INLINE_LAYOUT:
-                drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
-            else:
-                packed = yield from pack_graph_steps(spec.sizes, spec.edges, spec.radii)
-                drawing = yield from self._laid_out(packed)
-            yield
+            shown, spec, drawing = yield from picture_steps(shown, roles, folded, expanded,
+                                                            previous, self.server)
             self.stage = DRAWING
             self.stage_changed.emit()
             self._scene = GraphScene(self.parent())
             yield from self._scene.build_steps(shown.stepper, spec, drawing, roles, shown)
+            yield from send_steps(shown, spec)  # summed in steps: the scene finds them
             yield from self._scene.group_edge_steps()
             if expanded is None:  # a new picture: its steps at the level shown (a group
                 # opened or closed changes the last picture's: see Expansion.redrawn)
@@ -199,6 +166,7 @@ class BackgroundDrawing(QObject):
                                 if folded else ())
                 self._scene.levels = LevelSteps(shown.stepper, shown.arrays, shown.grouping,
                                                 shown.expanded, folded_nodes, shown.quotient)
+            yield  # the picture is swapped in (`drawn`) in a slice of its own
             scene, self._scene = self._scene, None
             return scene
         finally:

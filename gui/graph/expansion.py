@@ -17,6 +17,7 @@ from gui.graph.breadcrumb import Breadcrumb
 from gui.graph.find import FindBar
 from gui.graph.grouped import Shown
 from gui.graph.levels import LevelSteps
+from gui.graph.prepared import Preparer
 from gui.jobs.group_child import GROUP_FROM
 from gui.jobs.grouping_job import Grouped, GroupingJob
 from gui.jobs.sliced import SlicedTask
@@ -92,6 +93,10 @@ class Expansion(QObject):
         tab.session.moved.connect(self.update_breadcrumb)  # where the current step is
         self.select_after = None             # a node found, to select once drawn
         self._redraw: SlicedTask | None = None  # a jump redrawn in slices
+        # once a grouped picture is drawn, opening its biggest groups is prepared while
+        # the window is idle (and the graph's operands filed by group, once)
+        self.preparer = Preparer(tab.background.server, self)
+        tab.background.drawn.connect(self._on_picture)
 
     @property
     def running(self) -> bool:
@@ -100,6 +105,16 @@ class Expansion(QObject):
     def cancel(self) -> None:
         self.job.cancel()
         self._stop_redraw()
+        self.preparer.stop()
+
+    @Slot(object)
+    def _on_picture(self, scene) -> None:
+        """A grouped picture is drawn: the layout's child is made ready for the next
+        one, and the opening of its biggest groups is prepared while the window is idle."""
+        if scene.shown is not None and scene is self.tab.scene:
+            self.tab.background.server.warm()
+            self.preparer.start(scene, self.tab.session.roles(),
+                                not self.tab.constants_as_nodes)
 
     def load(self, stepper) -> bool:
         """Draw `stepper`'s graph grouped if it is big enough: True if it is taken care
@@ -117,10 +132,12 @@ class Expansion(QObject):
                 self.shown = None
                 return False
             expanded = self.shown.expanded if self.shown is not None else grouped.expanded
+            self.preparer.stop()
             self.shown = Shown(stepper, grouped.arrays, grouped.grouping, expanded)
             self.draw()
             return True
         self.shown = self._grouped = None  # another program's: let go of
+        self.preparer.stop()
         if len(stepper.forward_steps) <= GROUP_FROM:
             return False
         self.job.start(stepper, self.tab.session.roles(), self.budget())
@@ -186,8 +203,10 @@ class Expansion(QObject):
         `focus` in view if given."""
         self.focus = focus
         tab = self.tab
+        self.preparer.stop()  # what it has made so far is kept
         tab.background.start(self.shown.stepper, tab.session.roles(),
-                             not tab.constants_as_nodes, self.shown, expanded)
+                             not tab.constants_as_nodes, self.shown, expanded,
+                             tab.scene if expanded is not None else None)
 
     def expand(self, g: int) -> None:
         shown = self.shown

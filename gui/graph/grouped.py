@@ -9,6 +9,7 @@ so that every group's forward steps, and backward steps, are one run.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import groupby
@@ -20,8 +21,10 @@ from gui.graph.groups.model import (
     Quotient,
     unit_group,
 )
+from gui.graph.quotients import Buckets, changed_quotient_steps
 
 STEPS_PER_SLICE = 5_000
+KEPT = 8  # the quotients (and drawings) of the last few sets of open groups are kept
 
 
 def renumbered(arrays: GraphArrays, grouping: Grouping) -> tuple[GraphArrays, Grouping]:
@@ -41,6 +44,29 @@ def renumbered(arrays: GraphArrays, grouping: Grouping) -> tuple[GraphArrays, Gr
             Grouping(list(range(len(order))), groups, group_of))
 
 
+class Kept:
+    """What the pictures of one grouped stepper share, whichever groups are open: the
+    operands filed by group, the last few quotients and drawings, the gradient sent along
+    an edge into a collapsed group and a group's outputs (both the same in every picture
+    that has the edge or the group)."""
+
+    def __init__(self):
+        self.buckets = Buckets()
+        self.quotients: dict[frozenset, Quotient] = {}
+        self.drawings: dict[tuple, tuple] = {}  # (open groups, folded) -> (spec, drawing)
+        self.sends: dict[tuple[int, int], tuple] = {}  # (group unit, source unit) -> sent
+        self.exits: dict[int, int] = {}  # group -> how many of its nodes are used outside
+        self.label_sizes: dict[tuple[int, int], tuple] = {}  # operand -> its label's room
+
+    @staticmethod
+    def keep(store: dict, key, value) -> None:
+        """`store[key] = value`, the oldest entry let go of past KEPT."""
+        store.pop(key, None)
+        store[key] = value
+        while len(store) > KEPT:
+            del store[next(iter(store))]
+
+
 class Shown:
     """A grouped stepper's picture: which groups are open, and the quotient for that.
 
@@ -55,14 +81,33 @@ class Shown:
         self.step_of: dict[int, int] = {}  # node -> its backward step (rule) number
         self.first_grad: dict[int, int] = {}  # node -> the first step that gives it one
         self.index: dict = {}  # Value -> node number, with `step_of` (`index_steps`)
-        self.quotient: Quotient | None = None  # made by `make_quotient`, off the window's
-        # thread when big (see background_drawing)
+        self.quotient: Quotient | None = None  # made by `quotient_steps`, in slices
+        self.shared = Kept()  # what every picture of this stepper can reuse
+        self._before: Shown | None = None  # the picture this one is opened from
 
     def quotient_steps(self) -> Iterator[None]:
         """Make `quotient` (what model.quotient makes) a slice at a time: with the order
-        range(n), a collapsed group's nodes are one run of `unit_of`, set in one go."""
+        range(n), a collapsed group's nodes are one run of `unit_of`, set in one go; the
+        operands only of what changed since the picture this was opened from, once the
+        operands are filed (`bucket_steps`; see gui/graph/quotients.py)."""
         if self.quotient is not None:
             return
+        key = frozenset(self.expanded)
+        before, self._before = self._before, None
+        kept = self.shared.quotients.get(key)
+        if kept is not None:
+            self.quotient = kept
+            return
+        yield from self._made_quotient_steps(before)
+        self.shared.keep(self.shared.quotients, key, self.quotient)
+
+    def bucket_steps(self) -> Iterator[None]:
+        """File the graph's operands by the groups that hold them (once per stepper), so
+        that a quotient is made again from the one before (see `quotient_steps`)."""
+        yield from self.shared.buckets.fill_steps(self.arrays, self.groups,
+                                                  self.grouping.group_of)
+
+    def _made_quotient_steps(self, before: Shown | None) -> Iterator[None]:
         arrays, groups = self.arrays, self.grouping.groups
         n = len(arrays)
         unit_of = list(range(n))
@@ -75,6 +120,11 @@ class Shown:
                 unit_of[group.first:group.last] = [-1 - group.id] * (group.last - group.first)
         units = [u for u, _ in groupby(unit_of)]  # groups are runs: one unit each
         yield
+        if before is not None and before.quotient is not None and self.shared.buckets.done:
+            self.quotient = yield from changed_quotient_steps(
+                before.quotient, before.expanded, self.expanded, units, unit_of, arrays,
+                groups, self.shared.buckets)
+            return
         edges: dict[tuple, list[tuple[int, int]]] = {}
         parents = arrays.parents
         for a in range(0, n, STEPS_PER_SLICE):
@@ -92,6 +142,42 @@ class Shown:
     @property
     def groups(self) -> list[Group]:
         return self.grouping.groups
+
+    def starts(self, ids: list[str], before: Shown, before_ids: list[str],
+               centers: list[tuple[float, float]]) -> list[float]:
+        """Where each node of this picture's spec (`ids`: 'v3', 'o3', 'g5') starts across
+        its layer, from the picture `before` (its spec's ids and its drawing's
+        `centers`): the y it had there, else the y of the box that held it (a group
+        opened), else the mean y of what it holds (a group closed)."""
+        was = {i: c[1] for i, c in zip(before_ids, centers)}
+        unit_of = before.quotient.unit_of
+        span = self._span
+        ys: list[float] = []
+        holding: list[tuple[int, int, int]] = []  # (place, first, last) of a closed group
+        for place, i in enumerate(ids):
+            y = was.get(i)
+            if y is None:
+                a, b = span(i)
+                u = unit_of[a]
+                holder = f"g{-1 - u}" if u < 0 else (f"v{u}" if f"v{u}" in was else f"o{u}")
+                ha, hb = span(holder)
+                y = was.get(holder) if ha <= a and b <= hb else None
+                if y is None:
+                    holding.append((place, a, b))
+            ys.append(0.0 if y is None else y)
+        if holding:
+            inside = sorted((span(i)[0], y) for i, y in was.items())
+            for place, a, b in holding:
+                held = inside[bisect_left(inside, (a, -1e300)):bisect_left(inside, (b, -1e300))]
+                ys[place] = sum(y for _, y in held) / len(held) if held else 0.0
+        return ys
+
+    def _span(self, spec_id: str) -> tuple[int, int]:
+        """The run of nodes a spec node stands for."""
+        k = int(spec_id[1:])
+        if spec_id[0] == "g":
+            return self.groups[k].first, self.groups[k].last
+        return k, k + 1
 
     def index_steps(self) -> Iterator[None]:
         """Fill `index`, `step_of` and `first_grad`, yielding after every STEPS_PER_SLICE steps."""
@@ -117,6 +203,8 @@ class Shown:
         other.step_of, other.first_grad, other.index = self.step_of, self.first_grad, self.index
         other.expanded = set(expanded)
         other.quotient = None
+        other.shared = self.shared
+        other._before = self if self.quotient is not None else None
         return other
 
     def expanding(self, g: int) -> set[int]:

@@ -57,6 +57,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from itertools import accumulate, groupby
+from operator import itemgetter
 
 from engine.core.stepping import Stepper
 from engine.core.value import Value
@@ -95,6 +97,13 @@ class LevelSteps:
         order = grouping.order
         positions = stepper.backward_positions()
         self._backward_nodes = list(map(order.__getitem__, positions))
+        # the usual case, noted once: the nodes in order, the rules in the reverse order
+        self._in_order = order == list(range(len(order)))
+        self._mirrored = self._backward_nodes == order[::-1]
+        # the backward steps' units, read by one C call (a map over 65,000 nodes: 4 ms)
+        nodes = self._backward_nodes
+        self._backward_units = (itemgetter(*nodes) if len(nodes) > 1
+                                else lambda units: [units[i] for i in nodes])
         # each node's rule step, as an index into backward_steps (-1: a leaf)
         self._rule_step = [-1] * len(arrays)
         steps = stepper.backward_steps
@@ -119,23 +128,29 @@ class LevelSteps:
     def _find_stops(self) -> list[int]:
         """The stepper positions a step at the level shown ends at, 0 first."""
         unit_of = self.quotient.unit_of
-        forward = list(map(unit_of.__getitem__, self.grouping.order))
+        forward = (unit_of if self._in_order
+                   else list(map(unit_of.__getitem__, self.grouping.order)))
         folded = self.folded
         n = len(forward)
         # forward step k + 1 ends a step if the next one is of another unit, unless it
         # reveals nothing drawn (then it is taken with the next)
         stops = [0]
-        stops += [k + 1 for k, (u, v) in enumerate(zip(forward, forward[1:]))
-                  if u != v and u not in folded]
+        # by runs of one unit (groupby runs in C: a few ms at 65,000 nodes, not 60)
+        units, lengths = _runs(forward)
+        ends = list(accumulate(lengths))
+        stops += [end for u, end in zip(units, ends[:-1]) if u not in folded]
         if n:
             stops.append(n)
-        backward = list(map(unit_of.__getitem__, self._backward_nodes))
-        if backward:
+        if self._mirrored:  # the backward pass meets the same runs, last first
+            size, back_ends = n, list(accumulate(reversed(lengths)))
+        else:
+            backward = self._backward_units(unit_of)
+            size, back_ends = len(backward), list(accumulate(_runs(backward)[1]))
+        if size:
             stops.append(n + 1)  # the root step: dL/dL = 1
-            stops += [n + 1 + j for j in range(1, len(backward) - 1)
-                      if backward[j] != backward[j + 1]]
-            if len(backward) > 1:
-                stops.append(n + len(backward))
+            stops += [n + end for end in back_ends[:-1] if end >= 2]
+            if size > 1:
+                stops.append(n + size)
         return stops
 
     def set_expanded(self, expanded: Iterable[int], shown: Quotient | None = None) -> int:
@@ -345,3 +360,11 @@ class LevelSteps:
                 return g
         return chain[0] if chain else -1
 
+
+def _runs(sequence: list[int]) -> tuple[list[int], list[int]]:
+    """The value of each run of equal items in `sequence`, and each run's length."""
+    units, lengths = [], []
+    for u, run in groupby(sequence):
+        units.append(u)
+        lengths.append(len(list(run)))
+    return units, lengths

@@ -91,7 +91,6 @@ class GraphScene(QGraphicsScene):
         self.levels = None  # ... and its steps at the level drawn (levels.LevelSteps)
         self.group_items: dict[int, GroupItem] = {}  # collapsed group -> its box
         self._group_edges: dict[int, list[int]] = {}  # collapsed group -> edges into it
-        self._exits: dict[int, int] | None = None  # collapsed group -> its outputs, counted
         # an edge into a collapsed group: its consumers' first and last backward step,
         # and the gradient it has sent once both are taken, with how many operands
         self._sends: dict[int, tuple[int, int, float, int]] = {}
@@ -401,11 +400,15 @@ class GraphScene(QGraphicsScene):
         ROUTES_PER_SLICE operands: one stands for thousands (the parameters used by 100
         samples), summed once rather than at every step."""
         steps, step_of, counted = self.stepper.backward_steps, self._step_of, 0
+        kept = self.shown.shared.sends  # an edge's operands are the same in every picture
         for e, operands in self.spec.operands.items():
+            self._sends[e] = sends = kept.get(self.spec.keys[e])
+            if sends is not None:
+                continue
             js = [step_of[c] for c, _ in operands]
             total = sum(steps[j].contributions[k].contribution
                         for j, (_, k) in zip(js, operands))
-            self._sends[e] = (min(js), max(js), total, len(operands))
+            self._sends[e] = kept[self.spec.keys[e]] = (min(js), max(js), total, len(operands))
             counted += len(operands)
             if counted > ROUTES_PER_SLICE:
                 counted = 0
@@ -445,14 +448,14 @@ class GraphScene(QGraphicsScene):
     def _outputs(self, g: int) -> int:
         """How many of group g's nodes are used outside it (its outputs): one for a
         piece with one output, many for a group of parameters; worked out once."""
-        if self._exits is None:
-            parents, exits = self.shown.arrays.parents, {}
-            for source, _, operands in self.shown.quotient.edges:
-                if source < 0:
-                    exits.setdefault(-1 - source, set()).update(
-                        parents[c][k] for c, k in operands)
-            self._exits = {h: len(nodes) for h, nodes in exits.items()}
-        return self._exits.get(g, 1)
+        kept = self.shown.shared.exits  # the same in every picture with g collapsed
+        if g not in kept:
+            parents, source, used = self.shown.arrays.parents, -1 - g, set()
+            for s, _, operands in self.shown.quotient.edges:
+                if s == source:
+                    used.update(parents[c][k] for c, k in operands)
+            kept[g] = len(used) or 1
+        return kept[g]
 
     def _draw_group(self, g: int, current) -> None:
         """Group g's box and the edges into it, as the stepper has got: its output's

@@ -161,12 +161,15 @@ def sent_label(total: float, sent: int, paths: int) -> str:
 GROUP_LABEL_WIDEST = "Σ -8.888e-88\n(8,888 of 8,888 paths)"
 
 
-def quotient_spec(shown, roles: dict[Value, str], folded: bool = True) -> GraphSpec:
+def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,
+                  label_sizes: dict | None = None) -> GraphSpec:
     """The nodes and edges to draw for `shown` (a grouped.Shown): a shown node as
     `graph_spec` draws it, a collapsed group as one box 'g<id>' of kind 'group'. An edge
     into a shown operation stands for its operand (key (i, k)); an edge into a collapsed
     group for every operand between its source and the group (key (target unit, source
-    unit), both codes of the quotient)."""
+    unit), both codes of the quotient). `label_sizes` keeps an operand's label size
+    between the pictures of one stepper (its contribution is the same in each)."""
+    label_sizes = {} if label_sizes is None else label_sizes
     stepper, q = shown.stepper, shown.quotient
     nodes, unit_of = stepper.forward_steps, q.unit_of
     steps, step_of = stepper.backward_steps, shown.step_of
@@ -208,16 +211,23 @@ def quotient_spec(shown, roles: dict[Value, str], folded: bool = True) -> GraphS
             continue  # from a folded constant
         if t >= 0:
             (c, k), = operands
-            j = step_of.get(c)
-            label = (contribution_label(*_parts(steps[j].contributions[k]))
-                     if j is not None else "0 × 0\n= 0")
-            edges.append((out[s], into[t], label_size(label)))
+            size = label_sizes.get((c, k)) or _label_room(label_sizes, steps, step_of, c, k)
+            edges.append((out[s], into[t], size))
             keys.append((c, k))
         else:
             operands_of[len(edges)] = operands
             edges.append((out[s], into[t], group_room))
             keys.append((t, s))
     return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded, operands_of)
+
+
+def _label_room(label_sizes: dict, steps, step_of: dict, c: int, k: int) -> tuple:
+    """The room operand k of node c's label needs, kept in `label_sizes`."""
+    j = step_of.get(c)
+    label = contribution_label(*_parts(steps[j].contributions[k])) if j is not None \
+        else "0 × 0\n= 0"
+    size = label_sizes[(c, k)] = label_size(label)
+    return size
 
 
 def _parts(c) -> tuple:

@@ -16,6 +16,7 @@ from itertools import chain
 from operator import itemgetter
 
 from gui.graph.layout import layered_layout
+from gui.graph.layout.reuse import relaid_layout
 from gui.graph.layout.routing import Drawing
 
 ROUTES_PER_PIECE = 200     # a route is a few segments of a few points: ~2 ms to unpickle
@@ -25,11 +26,14 @@ _AT_ONCE = 1 << 62         # a slice size that packs the whole graph in one slic
 
 def layout_pieces(sizes: list[tuple[float, float]],
                   edges: list[tuple[int, int, tuple[float, float] | None]],
-                  radii: list[float] | None = None) -> Iterator[tuple]:
-    """Lay the graph out (`layered_layout`), then yield the drawing as records
+                  radii: list[float] | None = None,
+                  start: list[float] | None = None) -> Iterator[tuple]:
+    """Lay the graph out (`layered_layout`, or with `start` `relaid_layout`: a picture
+    laid out again from the one before), then yield the drawing as records
     (field, start, items) for its long lists, and last ("rest", trunks, bounds).
     Raises what `layered_layout` raises."""
-    drawing = layered_layout(sizes, edges, radii=radii)
+    drawing = (layered_layout(sizes, edges, radii=radii) if start is None
+               else relaid_layout(sizes, edges, list(start), radii=radii))
     for field, per_piece in (("centers", ITEMS_PER_PIECE), ("label_centers", ITEMS_PER_PIECE),
                              ("own_from", ITEMS_PER_PIECE), ("routes", ROUTES_PER_PIECE)):
         items = getattr(drawing, field)
@@ -82,9 +86,10 @@ def unpack_graph(sizes: array, ends: array, labels: array,
     return size_list, edges, None if radii is None else list(radii)
 
 
-def layout_packed(**packed) -> Iterator[tuple]:
-    """`layout_pieces` of a graph packed by `pack_graph` (what a child process runs)."""
-    return layout_pieces(*unpack_graph(**packed))
+def layout_packed(start: array | None = None, **packed) -> Iterator[tuple]:
+    """`layout_pieces` of a graph packed by `pack_graph`, from `start` if given (what a
+    child process runs)."""
+    return layout_pieces(*unpack_graph(**packed), start=start)
 
 
 class DrawingAssembler:
