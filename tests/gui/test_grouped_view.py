@@ -133,7 +133,7 @@ def test_the_view_does_not_move_while_the_step_is_in_view(zoomed_in):
 
 def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot):
     window, grouping = zoomed_in
-    window.resize(1600, 1000)
+    window.resize(2600, 1600)
     tab, view = window.graph_tab, window.graph_tab.view
     stack = next(g for g in grouping.groups if g.kind == "stack")
     stepper = window.session.stepper

@@ -10,6 +10,7 @@ from engine.core.pitfalls import OVERWRITE
 from engine.core.stepping import first_wrong_step
 from engine.lesson.learn.accumulation import CASES, ENGINES
 from engine.lesson.learn.multiply_rule import LearnerMultiplyRule
+from engine.lesson.nn import DEFAULT_ACTIVATION, DEFAULT_EPOCHS, DEFAULT_LR, DEFAULT_SEED
 from gui.graph.editor import PRESETS
 
 NEURON = "01-neuron.expr"
@@ -18,7 +19,8 @@ PRESET_FOR = {"idea": NEURON, "engine": "02-ab-plus-a.expr", "smallest": "02-ab-
               "move": NEURON, "overwrite": "04-a-plus-a.expr"}
 TAB_FOR = {"rules": "Rules", "tensorflow": "Rules", "modes": "Modes", "pitfalls": "Pitfalls"}
 # what the XOR Show me's demonstrate, whole: the lesson's run, and it with one hidden unit
-XOR_LESSON = {"hidden": 2, "activation": "tanh", "seed": 0, "lr": 0.1, "epochs": 3000}
+XOR_LESSON = {"hidden": 2, "activation": DEFAULT_ACTIVATION, "seed": DEFAULT_SEED,
+              "lr": DEFAULT_LR, "epochs": DEFAULT_EPOCHS}
 XOR_SHOWN = {"xor": XOR_LESSON, "xor1": {**XOR_LESSON, "hidden": 1}}
 XOR_FIELDS = (("hidden", "Hidden units"), ("activation", "Activation"), ("seed", "Seed"),
               ("lr", "η"), ("epochs", "Epochs"))
