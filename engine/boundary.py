@@ -89,8 +89,11 @@ class LineReader:
         os.set_blocking(fd, False)
         self._buffer = bytearray()
         self._eof = False
+        self._broken: ProtocolError | None = None  # raised after the messages before it
 
     def read(self, wait_s: float = 0.0) -> list[list]:
+        if self._broken is not None:
+            raise self._broken
         if not self._eof:
             ready, _, _ = select.select([self.fd], [], [], max(0.0, wait_s))
             budget = READ_BUDGET
@@ -110,13 +113,24 @@ class LineReader:
         return messages
 
     def _messages(self) -> list[list]:
-        messages = []
+        """The whole messages in the buffer; a line that breaks the protocol is raised
+        at once if it comes first, else on the next read (the messages before it count)."""
+        messages: list[list] = []
+        try:
+            self._parse(messages)
+        except ProtocolError as e:
+            if not messages:
+                raise
+            self._broken = e
+        return messages
+
+    def _parse(self, messages: list[list]) -> None:
         while True:
             end = self._buffer.find(b"\n")
             if end < 0:
                 if len(self._buffer) > MAX_LINE:
                     raise ProtocolError(f"a message longer than {MAX_LINE:,} bytes")
-                return messages
+                return
             line = bytes(self._buffer[:end])
             del self._buffer[:end + 1]
             try:

@@ -243,6 +243,7 @@ def test_the_line_reader_never_waits_past_its_deadline():
         assert reader.read(0.2) == []  # half a line: nothing yet, and no wait past 0.2 s
         assert time.monotonic() - started < 2.0
         os.write(write_end, b'lt"]\n\x80\x04garbage\n')
+        assert reader.read(0.0) == [["result"]]  # the messages before a bad line count
         with pytest.raises(boundary.ProtocolError):
             reader.read(0.0)
     finally:
