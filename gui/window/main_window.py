@@ -35,6 +35,7 @@ from gui.tabs.lazy import LazyTabs
 from gui.window.files import APP_NAME, ProgramFiles, _reason
 from gui.window.lazy_tabs import WindowTabs
 from gui.window.menus import SHORTCUTS, WindowMenus
+from gui.window.status import KeepActive, StatusMemory
 
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
 FRAME_H = 32  # about a window manager's title bar, which the window's size leaves out
@@ -72,6 +73,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.checker = TensorFlowChecker(self)
         self.graph_tab = GraphTab(self.session, self)
         self.tabs = QTabWidget(self)
+        self.status_memory, self.keep_active = StatusMemory(self), KeepActive(self)
         self.tabs.addTab(self.graph_tab, "Graph")
         # the other tabs (and pyqtgraph, numpy) are made the first time they are shown
         self.lazy_tabs = LazyTabs(self.tabs)
@@ -392,7 +394,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
 
     @Slot(str)
     def show_status(self, message: str) -> None:
-        self.statusBar().showMessage(message)
+        self.status_memory.say(message)  # kept for the tab in front (gui/window/status.py)
 
     @Slot()
     def _cross_check(self) -> None:

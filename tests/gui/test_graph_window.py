@@ -294,3 +294,41 @@ def test_the_status_bar_always_says_where_the_stepper_is(window):
     assert said.startswith(f"End of the backward pass under {NO_SORT.name}.")
     assert "every gradient is in" not in said
     assert "x has gradient 3" in said and "the correct gradient is 9" in said
+
+
+def test_the_status_bar_describes_the_tab_in_front(window, qtbot):
+    assert window.build("x = 2\ny = x*x")
+    window.graph_tab.actions["end"].trigger()
+    graph_said = window.statusBar().currentMessage()
+    assert graph_said.startswith("End of the backward pass")
+    xor = window.xor_tab
+    window.tabs.setCurrentWidget(xor)
+    assert window.statusBar().currentMessage() == ""  # the Graph tab's words stay behind
+    xor.buttons["step"].click()
+    assert window.statusBar().currentMessage().startswith("One epoch by hand")
+    window.tabs.setCurrentWidget(window.learn_tab)
+    assert "epoch" not in window.statusBar().currentMessage()
+    window.tabs.setCurrentWidget(window.graph_tab)
+    assert window.statusBar().currentMessage() == graph_said
+    window.statusBar().clearMessage()  # as a menu's status tips leave it
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == graph_said, timeout=2000)
+
+
+def test_the_window_is_active_again_when_its_dialog_closes(window, qtbot, monkeypatch):
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QDialog
+
+    keep = window.keep_active  # driven by hand here, not by the platform's own moves
+    QGuiApplication.instance().focusWindowChanged.disconnect(keep.focus_moved)
+    dialog = QDialog(window)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    activated = []
+    monkeypatch.setattr(window, "activateWindow", lambda: activated.append(True))
+    keep.focus_moved(dialog.windowHandle())  # the dialog had the focus
+    keep.focus_moved(None)                   # it closed, and the focus went nowhere
+    qtbot.waitUntil(lambda: activated == [True], timeout=2000)
+    keep.focus_moved(None)  # nowhere from nowhere (another app took it): left alone
+    qtbot.wait(50)
+    assert activated == [True]
+    dialog.close()

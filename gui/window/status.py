@@ -1,0 +1,58 @@
+"""The status bar describes the tab in front, always: each tab's last message is kept and
+shown again when the tab comes back, and a message wiped by a menu's tips (Qt clears the
+bar when the pointer leaves a menu) is put back."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer
+
+
+class StatusMemory(QObject):
+    """`say(message)` shows `message` and keeps it for the tab in front."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.said: dict[int, str] = {}  # id of a tab -> its last message
+        window.tabs.currentChanged.connect(self._on_tab)
+        window.statusBar().messageChanged.connect(self._on_changed)
+
+    def _key(self) -> int:
+        return id(self.window.tabs.currentWidget())
+
+    def say(self, message: str) -> None:
+        self.said[self._key()] = message
+        self.window.statusBar().showMessage(message)
+
+    def _on_tab(self, _index: int) -> None:
+        self.window.statusBar().showMessage(self.said.get(self._key(), ""))
+
+    def _on_changed(self, message: str) -> None:
+        if not message and self.said.get(self._key()):
+            QTimer.singleShot(0, self._restore)  # after the menu's own clearing
+
+    def _restore(self) -> None:
+        bar = self.window.statusBar()
+        if not bar.currentMessage():
+            bar.showMessage(self.said.get(self._key(), ""))
+
+
+class KeepActive(QObject):
+    """After one of the window's own dialogs closes, the window is active again, so that
+    its shortcuts (Ctrl+1…6, Ctrl+S, Right) work at once: without a window manager (or
+    with some), focus went nowhere until the window was clicked."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        from PySide6.QtGui import QGuiApplication
+
+        self.window = window
+        self._last = None
+        QGuiApplication.instance().focusWindowChanged.connect(self.focus_moved)
+
+    def focus_moved(self, focus) -> None:
+        last, self._last = self._last, focus
+        mine = self.window.windowHandle()
+        if (focus is None and last is not None and mine is not None and last is not mine
+                and last.transientParent() is mine and self.window.isVisible()):
+            QTimer.singleShot(0, self.window.activateWindow)
