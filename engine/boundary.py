@@ -180,3 +180,11 @@ def kill_tree(pid: int, include_self: bool = True) -> None:
     for target in targets:
         with contextlib.suppress(OSError):
             os.kill(target, signal.SIGKILL)
+
+
+def confined(main, parent_pid: int, memory_bytes: int | None, *args) -> None:
+    """A spawned child's entry point: `confine` this process (its own group, ended with
+    its parent and its descendants with it; at most `memory_bytes`), then `main(*args)`.
+    Every child the app starts runs through it (gui/jobs/process_job.py, draw())."""
+    confine(memory_bytes, parent_pid)
+    main(*args)

@@ -98,13 +98,15 @@ def draw_graph(root, path: str, steps: int = 0, names=None, scope=None) -> str:
     graph = import_graph(root, names=names, scope=scope)
     import multiprocessing
 
-    from engine import _spawn
+    from engine import _spawn, boundary
 
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
-    # not a daemon: the window in it lays a big graph out in a child of its own
-    process = context.Process(target=draw_child, daemon=False,
-                              args=(send, imported_records(graph), os.path.abspath(path),
+    # not a daemon: the window in it lays a big graph out in a child of its own; confined,
+    # so that it (and that child) end if the calling script is killed while it waits
+    process = context.Process(target=boundary.confined, daemon=False,
+                              args=(draw_child, os.getpid(), None, send,
+                                    imported_records(graph), os.path.abspath(path),
                                     max(0, int(min(steps, 2**62)))))
     _spawn.start(process)
     send.close()

@@ -10,12 +10,13 @@ core instead, sends its records in batches, and the window takes them when it dr
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import threading
 from collections.abc import Callable
 from multiprocessing.reduction import ForkingPickler
 
-from engine import _spawn
+from engine import _spawn, boundary
 from gui.jobs.process_child import BATCH_S, KWARGS_TO_FOLLOW, run_generator
 
 _jobs: list[ProcessJob] = []
@@ -44,8 +45,10 @@ class ProcessJob:
         payload = ForkingPickler.dumps(kwargs)
         inline = len(payload) <= INLINE_BYTES
         self.arguments_follow = not inline  # sent through the pipe once it has started
-        self.process = _context.Process(target=self.child_main, daemon=True,
-                                        args=(child, function,
+        # confined: its own process group, ended when this process ends (engine.boundary)
+        self.process = _context.Process(target=boundary.confined, daemon=True,
+                                        args=(self.child_main, os.getpid(), None, child,
+                                              function,
                                               kwargs if inline else KWARGS_TO_FOLLOW,
                                               0.0 if one_by_one else BATCH_S))
         _spawn.start(self.process)  # the user's script is never run again in it

@@ -227,3 +227,27 @@ def test_the_line_reader_never_waits_past_its_deadline():
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl")
+def test_every_child_of_the_app_leads_its_own_group_and_ends_with_its_parent(tmp_path):
+    script = tmp_path / "parent.py"
+    script.write_text(f"""import sys, time
+sys.path.insert(0, {str(ROOT)!r})
+from engine.lesson.nn import train_xor
+from gui.jobs.process_job import ProcessJob
+job = ProcessJob(train_xor, epochs=10**9)
+while not job.drain(): time.sleep(0.05)  # it runs
+print(job.process.pid, flush=True)
+time.sleep(600)
+""")
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              text=True, cwd=ROOT)
+    try:
+        child = int(parent.stdout.readline())
+        assert os.getpgid(child) == child  # its own group
+        parent.kill()  # no chance to clean up: the child's death signal does it
+        parent.wait(30)
+        assert _wait_gone(child)
+    finally:
+        parent.kill()
