@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from gui.graph.layout.mincross import MinCross
+from gui.graph.layout.mincross import MinCross, layer_crossings, pair_crossings
 from gui.graph.layout.see_through import contracted, expanded
 from gui.graph.layout.virtual_nodes import LayeredGraph
 
@@ -231,8 +231,8 @@ def _transpose(graph: LayeredGraph, position: list[int]) -> None:
         for layer in graph.layers:
             for k in range(len(layer) - 1):
                 v, w = layer[k], layer[k + 1]
-                if _pair_crossings(graph, position, w, v) < _pair_crossings(graph, position,
-                                                                             v, w):
+                above, below = pair_crossings(graph.up, graph.down, position, v, w)
+                if below < above:
                     layer[k], layer[k + 1] = w, v
                     position[v], position[w] = k + 1, k
                     improved = True
@@ -240,50 +240,10 @@ def _transpose(graph: LayeredGraph, position: list[int]) -> None:
             return
 
 
-def _pair_crossings(graph: LayeredGraph, position: list[int], v: int, w: int) -> int:
-    """Crossings between the edges of v and of w if v is drawn above w."""
-    count = 0
-    for near in (graph.up, graph.down):
-        for a in near[v]:
-            pa = position[a]
-            for b in near[w]:
-                if pa > position[b]:
-                    count += 1
-    return count
-
-
 def crossings(graph: LayeredGraph, position: list[int]) -> int:
     """Edge crossings between every pair of adjacent layers (Barth, Jünger and Mutzel's
-    accumulator tree: inversions counted in O(E log V))."""
-    total = 0
-    for layer in graph.layers[:-1]:
-        targets = []
-        for v in layer:
-            targets.extend(sorted(position[w] for w in graph.down[v]))
-        if len(targets) < 2:
-            continue
-        total += _inversions(targets)
-    return total
-
-
-def _inversions(sequence: list[int]) -> int:
-    size = max(sequence) + 1
-    tree = [0] * (size + 1)
-    count = 0
-    seen = 0
-    for x in sequence:
-        # how many earlier entries are greater than x
-        i, below = x + 1, 0
-        while i > 0:
-            below += tree[i]
-            i -= i & -i
-        count += seen - below
-        i = x + 1
-        while i <= size:
-            tree[i] += 1
-            i += i & -i
-        seen += 1
-    return count
+    accumulator tree: inversions counted in O(E log V), mincross.layer_crossings)."""
+    return sum(layer_crossings(layer, graph.down, position) for layer in graph.layers[:-1])
 
 
 def breadth_first(graph: LayeredGraph, from_sinks: bool,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from engine._gc import collector_paused
 from gui.graph.layout.coordinates import coordinates
+from gui.graph.layout.mincross import pair_crossings
 from gui.graph.layout.ordering import crossings, positions
 from gui.graph.layout.ranking import rank
 from gui.graph.layout.routing import Drawing, route
@@ -149,21 +150,10 @@ def _swap_pass(graph: LayeredGraph, position: list[int]) -> None:
                 v, w = layer[k], layer[k + 1]
                 if degree[v] * degree[w] > SWAP_DEGREE * SWAP_DEGREE:
                     continue
-                if _crossed(graph, position, w, v) < _crossed(graph, position, v, w):
+                above, below = pair_crossings(graph.up, graph.down, position, v, w)
+                if below < above:
                     layer[k], layer[k + 1] = w, v
                     position[v], position[w] = k + 1, k
                     improved = True
         if not improved:
             return
-
-
-def _crossed(graph: LayeredGraph, position: list[int], v: int, w: int) -> int:
-    """Crossings between v's edges and w's if v is drawn above w."""
-    count = 0
-    for near in (graph.up, graph.down):
-        for a in near[v]:
-            pa = position[a]
-            for b in near[w]:
-                if pa > position[b]:
-                    count += 1
-    return count
