@@ -18,17 +18,18 @@ from contextlib import suppress
 from pathlib import Path
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtGui import QFont, QImage, QPainter
 from PySide6.QtWidgets import QFrame, QGraphicsView
 
 from engine.core.narration import step_caption
 from gui.graph.view import GraphView
+from gui.palette import colour
 
 FORMATS = ("gif", "mp4")
 MIN_SIDE, MAX_SIDE = 160, 3840
 MAX_FRAMES = 5000  # one frame per step: a bigger graph is animated a range at a time
-CAPTION_COLOUR = QColor("#111827")
-RULE_COLOUR = QColor("#d1d5db")
+CAPTION_COLOUR = colour("caption")  # the theme's (gui/palette.py), changed in place
+RULE_COLOUR = colour("rule")
 
 
 class AnimationError(ValueError):
@@ -79,7 +80,7 @@ class AnimationFrames:
         session = self.window.session
         self.view.follow_step()
         image = QImage(self.width, self.height, QImage.Format.Format_RGB888)
-        image.fill(QColor("white"))
+        image.fill(colour("background"))
         painter = QPainter(image)
         try:
             graph = self.view.viewport().grab()

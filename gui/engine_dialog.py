@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -36,11 +36,12 @@ from engine.checks.engine_check import CHECKS, DEFAULT_TIMEOUT_S, CheckRun, fini
 from engine.checks.engine_check.wording import case_lines
 from gui.jobs.engine_check_job import CheckRunSource
 from gui.jobs.worker import ProcessWorker
+from gui.palette import colour, hex_of
 
 EXAMPLES = asset_path("engines")
 POLL_MS = 50
-RED = QColor("#b91c1c")
-GREY = QColor("#6b7280")
+RED = colour("error")  # the theme's (gui/palette.py), changed in place
+GREY = colour("muted")
 
 
 def examples() -> list[Path]:
@@ -136,7 +137,7 @@ class EngineCheckDialog(QDialog):
                       "check is stopped after its time limit. Check only code you trust.",
                       self)
         note.setWordWrap(True)
-        note.setStyleSheet("color: #6b7280;")
+        note.setStyleSheet(f"color: {hex_of('muted')};")
         self.status = QLabel(self)
         self.status.setObjectName("check_status")
         self.status.setWordWrap(True)
@@ -279,7 +280,7 @@ class EngineCheckDialog(QDialog):
 
     def _say(self, text: str, error: bool = False) -> None:
         self.status.setText(text)
-        self.status.setStyleSheet("color: #b91c1c;" if error else "")
+        self.status.setStyleSheet(f"color: {hex_of('error')};" if error else "")
 
     def _show(self, name: str, record: dict) -> None:
         status = record["status"]

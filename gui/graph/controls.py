@@ -13,6 +13,8 @@ from engine.core.engines import CORRECT
 from engine.core.pitfalls import NO_SORT, OVERWRITE
 from engine.core.stepping import gradients_with
 from engine.numbers import count, number
+from gui.palette import hex_of
+from gui.theme import follow, styled
 
 SHOWN_WRONG = 4  # inputs named in the sentence about wrong gradients; the rest are counted
 
@@ -179,12 +181,13 @@ def phase_label(parent) -> PhaseLabel:
 
 
 def legend_label(parent) -> QLabel:
-    legend = QLabel(
-        "<span style='color:#ea580c'>■</span> current step &nbsp; "
-        "<span style='color:#16a34a'>■</span> received a gradient &nbsp; "
-        "<span style='color:#2563eb'>- -</span> gradient sent to a parent: "
+    legend = QLabel(parent)
+    follow(legend, lambda label: label.setText(
+        f"<span style='color:{hex_of('current')}'>■</span> current step &nbsp; "
+        f"<span style='color:{hex_of('received')}'>■</span> received a gradient &nbsp; "
+        f"<span style='color:{hex_of('backward')}'>- -</span> gradient sent to a parent: "
         "local derivative × upstream gradient = contribution. "
-        "Drag to pan, wheel to zoom, click a box to inspect it.", parent)
+        "Drag to pan, wheel to zoom, click a box to inspect it."))
     legend.setWordWrap(True)
     return legend
 
@@ -202,7 +205,7 @@ def problem_label(parent) -> QLabel:
     problem = QLabel(parent)
     problem.setObjectName("problem")
     problem.setWordWrap(True)
-    problem.setStyleSheet("color: #b91c1c; font-weight: bold;")
+    styled(problem, lambda: f"color: {hex_of('error')}; font-weight: bold;")
     problem.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     # under a bug engine the message comes and goes while stepping: its room is kept,
     # so that the graph above it never jumps

@@ -8,7 +8,6 @@ from pathlib import Path
 from PySide6.QtCore import QRect, QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
     QAction,
-    QColor,
     QFontDatabase,
     QKeySequence,
     QPainter,
@@ -31,6 +30,8 @@ from PySide6.QtWidgets import (
 
 from engine import ExpressionError
 from engine.assets import asset_path
+from gui.palette import colour, hex_of
+from gui.theme import styled
 
 PRESETS = asset_path("presets")
 
@@ -126,11 +127,11 @@ class CodeEditor(QPlainTextEdit):
 
     def paint_gutter(self, event) -> None:
         painter = QPainter(self.gutter)
-        painter.fillRect(event.rect(), QColor("#f3f4f6"))
+        painter.fillRect(event.rect(), colour("gutter"))
         height = self.fontMetrics().height()
         for number, top in self.gutter_numbers(event.rect().bottom()):
-            painter.setPen(QColor("#dc2626") if number == self.error_line
-                           else QColor("#6b7280"))
+            painter.setPen(colour("error") if number == self.error_line
+                           else colour("gutter_text"))
             painter.drawText(0, top, self.gutter.width() - 5, height,
                              Qt.AlignmentFlag.AlignRight, str(number))
         painter.end()
@@ -142,14 +143,14 @@ class CodeEditor(QPlainTextEdit):
         block = doc.findBlockByNumber(max(0, min(line, doc.blockCount()) - 1))
         start = block.position() + max(0, min(col - 1, block.length() - 1))
         line_sel = QTextEdit.ExtraSelection()
-        line_sel.format.setBackground(QColor("#fee2e2"))
+        line_sel.format.setBackground(colour("error_line"))
         line_sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
         line_sel.cursor = QTextCursor(block)
         token_sel = QTextEdit.ExtraSelection()
         fmt = QTextCharFormat()
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        fmt.setUnderlineColor(QColor("#dc2626"))
-        fmt.setBackground(QColor("#fca5a5"))
+        fmt.setUnderlineColor(colour("wrong"))
+        fmt.setBackground(colour("error_mark"))
         token_sel.format = fmt
         cursor = QTextCursor(doc)
         cursor.setPosition(start)
@@ -201,7 +202,7 @@ class EditorPanel(QWidget):
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error.setStyleSheet("color: #b91c1c;")
+        styled(self.error, lambda: f"color: {hex_of('error')};")
         self.error.hide()
         # a notice that stays until the user edits (e.g. a file given at start that
         # could not be opened): a build's status message does not replace it
@@ -210,7 +211,8 @@ class EditorPanel(QWidget):
         self.notice.setWordWrap(True)
         self.notice.setTextFormat(Qt.TextFormat.PlainText)  # it may quote a file's name
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.notice.setStyleSheet("color: #92400e; background: #fef3c7; padding: 4px;")
+        styled(self.notice, lambda: f"color: {hex_of('notice')}; "
+               f"background: {hex_of('notice_ground')}; padding: 4px;")
         self.notice.hide()
         self.editor.textChanged.connect(self.notice.hide)
         buttons = QHBoxLayout()

@@ -14,11 +14,12 @@ import os
 import stat
 
 from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath
+from PySide6.QtGui import QImage, QPainter, QPainterPath
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
 from engine.io.files import write_atomic
+from gui.palette import colour, theme
 
 MARGIN = 20.0
 MAX_PIXELS = 8000  # PNG side limit, so a huge graph cannot exhaust memory
@@ -168,6 +169,8 @@ def write_scene(scene: QGraphicsScene, path: str, stepper=None) -> bool:
         generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
         generator.setTitle("Computation graph")
         painter = QPainter(generator)
+        if theme() != "light":  # a light picture stays as it was: no ground of its own
+            painter.fillRect(QRectF(0, 0, source.width(), source.height()), colour("background"))
         scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
         painter.end()
         return _write(path, bytes(buffer.data()))
@@ -175,7 +178,7 @@ def write_scene(scene: QGraphicsScene, path: str, stepper=None) -> bool:
         return False
     width, height = _png_size(source)
     image = QImage(width, height, QImage.Format.Format_ARGB32)
-    image.fill(QColor("white"))
+    image.fill(colour("background"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     scene.render(painter, QRectF(image.rect()), source, Qt.AspectRatioMode.KeepAspectRatio)

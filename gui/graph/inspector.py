@@ -27,8 +27,9 @@ from engine.numbers import (
     scientific,
 )
 from gui.graph.spec import box_title
+from gui.palette import hex_of
 
-WRONG = "#b91c1c"  # red: what the engine stepped gets wrong
+WRONG = "error"  # the palette's red: what the engine stepped gets wrong
 MANY_PATHS = 12    # more contributions than this are listed by group, not one a line
 SHOWN_GROUPS = 8   # ... in this many lines, and one for the rest
 
@@ -83,7 +84,7 @@ def describe_node(node: Value, stepper: Stepper, role: str,
                 f"from {html.escape(expression(step.node, 2))}: "
                 f"{product(c.local, c.upstream, c.contribution)}")
             if c.right is not None:  # the engine stepped: its rule gave another one
-                source += (f" <span style='color:{WRONG}'>({engine}'s local derivative; "
+                source += (f" <span style='color:{hex_of(WRONG)}'>({engine}'s local derivative; "
                            f"the right one is {number(c.right)})</span>")
             parts.append(f"<li>{source} → total {_total(c)}</li>")
         parts.append("</ol>")
@@ -149,7 +150,7 @@ def _local_derivatives(node: Value, used, engine: str) -> list[str]:
                          f"{_constant(node, i)}</li>")
             continue
         items.append(f"<li><code>{html.escape(used_rule_text(node, i, local))}</code> by "
-                     f"{engine} <span style='color:{WRONG}'>(right: "
+                     f"{engine} <span style='color:{hex_of(WRONG)}'>(right: "
                      f"<code>{html.escape(rule_text(node, i))}</code>)</span></li>")
     return [f"<p><b>Local derivatives</b> (those the backward pass uses, by {engine}; the "
             "right one beside any that differs):</p><ul>", *items, "</ul>"]

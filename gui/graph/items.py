@@ -20,23 +20,21 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
+from gui.palette import colour, stroke
+
 VALUE_W, VALUE_H = 112.0, 58.0
 OP_D = 30.0
 
-FILL = {
-    "input": QColor("#dbeafe"),
-    "constant": QColor("#ececec"),
-    "intermediate": QColor("#ffffff"),
-    "output": QColor("#fef3c7"),
-}
-INK = QColor("#1f2937")
-FAINT = QColor("#9ca3af")
-CURRENT = QColor("#ea580c")    # the node whose step was just taken
-RECEIVED = QColor("#16a34a")   # a parent that just received a contribution
-BACKWARD = QColor("#2563eb")   # gradient flow already applied
-WRONG = QColor("#dc2626")
-EDGE = QColor("#6b7280")
-LABEL_GROUND = QColor(255, 255, 255, 230)
+# the theme's colours (gui/palette.py), shared: they change in place with the theme
+FILL = {role: colour(role) for role in ("input", "constant", "intermediate", "output")}
+INK = colour("ink")
+FAINT = colour("faint")
+CURRENT = colour("current")    # the node whose step was just taken
+RECEIVED = colour("received")  # a parent that just received a contribution
+BACKWARD = colour("backward")  # gradient flow already applied
+WRONG = colour("wrong")
+EDGE = colour("edge")
+LABEL_GROUND = colour("label_ground")
 LABEL_PT = 8.5  # edge labels: as large as the text in the boxes
 
 
@@ -50,7 +48,7 @@ def font(size: float, bold: bool = False) -> QFont:
 
 @cache
 def pen(rgba: int, width: float, dashed: bool = False) -> QPen:
-    p = QPen(QColor.fromRgba(rgba), width)
+    p = QPen(QColor.fromRgba(rgba), width * stroke())  # wider for a projector
     p.setCosmetic(True)
     if dashed:
         p.setStyle(Qt.PenStyle.DashLine)
@@ -152,7 +150,7 @@ class OpItem(QGraphicsPathItem):
         super().__init__()
         self.setPath(_op_shape(width))
         self.index = index
-        self.setBrush(QColor("#f3f4f6"))
+        self.setBrush(colour("op"))
         self.setPen(pen(EDGE.rgba(), 1.2))
         self.symbol_text = symbol
         self.symbol: QGraphicsSimpleTextItem | None = None
@@ -303,7 +301,7 @@ class EdgeItem:
             self.tag.setVisible(visible and bool(self.label))
 
 
-GROUP_FILL = QColor("#ede9fe")
+GROUP_FILL = colour("group")
 GROUP_W_MIN, GROUP_W_MAX = 150.0, 250.0
 STACK_OFFSET = 5.0  # a stack is drawn as boxes behind boxes, this far apart
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from engine.lesson.nn import unpack
+from gui.palette import colour
 
-POSITIVE = QColor("#2563eb")
-NEGATIVE = QColor("#ea580c")
+POSITIVE = colour("blue")  # the theme's (gui/palette.py), changed in place
+NEGATIVE = colour("orange")
 LEGEND_H = 56  # pixels at the bottom for the legend
 THIN, THICK = 0.5, 6.5  # edge widths for a weight of 0 and for the largest weight
 
@@ -46,7 +47,7 @@ class NetworkView(QWidget):
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.fillRect(self.rect(), QColor("white"))
+        painter.fillRect(self.rect(), colour("plot_ground"))
         columns = self._positions()
         largest = None
         if self.parameters:
@@ -60,8 +61,8 @@ class NetworkView(QWidget):
                         width = THIN + (THICK - THIN) * min(1.0, abs(wij) / largest)
                         painter.setPen(QPen(color, width))
                         painter.drawLine(start, end)
-        painter.setPen(QPen(QColor("#374151"), 1.2))
-        painter.setBrush(QColor("#f3f4f6"))
+        painter.setPen(QPen(colour("axis"), 1.2))
+        painter.setBrush(colour("op"))
         names = (["x1", "x2"], [f"h{i + 1}" for i in range(self.hidden)], ["out"])
         for column, labels in zip(columns, names):
             for point, label in zip(column, labels):
@@ -75,8 +76,8 @@ class NetworkView(QWidget):
         """Three lines at the bottom: what the colours mean, and what the widths mean."""
         top = self.height() - LEGEND_H + 4
         left = 8
-        text_color = QColor("#374151")
-        gray = QColor("#6b7280")
+        text_color = colour("axis")
+        gray = colour("grey")
         rows = (((POSITIVE, 4.0, "weight > 0"), (NEGATIVE, 4.0, "weight < 0")),
                 ((gray, THIN, "|weight| ≈ 0"),),
                 ((gray, THICK, "the largest |weight|" if largest is None

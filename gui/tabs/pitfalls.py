@@ -21,6 +21,7 @@ from engine.lesson.nn import train_xor
 from engine.numbers import count, not_finite, number
 from gui.graph.editor import PRESETS
 from gui.graph.session import Session
+from gui.palette import hex_of
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import ProgramTab
@@ -181,10 +182,10 @@ class PitfallsTab(ProgramTab):
         without = [e.loss for e in train_xor(ZERO_GRAD_EPOCHS, zero_grad=False)]
         plots.two_losses(self.zero_plot.getPlotItem(), with_zero, without)
         self.zero_note.setText(
-            f"<span style='color:#2563eb'>—</span> zero_grad every epoch: loss "
+            f"<span style='color:{hex_of('blue')}'>—</span> zero_grad every epoch: loss "
             f"{with_zero[-1]:.4f} after {ZERO_GRAD_EPOCHS} epochs. "
-            f"<span style='color:#dc2626'>—</span> never zeroed: each update uses the sum of "
-            f"all earlier gradients, loss {without[-1]:.4f}. Same seed, same learning rate.")
+            f"<span style='color:{hex_of('red')}'>—</span> never zeroed: each update uses the sum "
+            f"of all earlier gradients, loss {without[-1]:.4f}. Same seed, same learning rate.")
 
 
 def _get(n: int) -> str:

@@ -19,14 +19,15 @@ from engine.lesson.modes import SweepRow, break_even_words
 from engine.lesson.nn import XOR, decision_surface
 from engine.lesson.rules import TOLERANCE, RuleError, worst
 from engine.numbers import count, number, scientific
+from gui.palette import colour, hex_of
 
 FLOOR = 1e-17  # where an exact zero is drawn on a log axis
-BAR = QColor("#2563eb")
-WORST = QColor("#dc2626")
+BAR = colour("blue")  # the theme's colours (gui/palette.py), changed in place
+WORST = colour("red")
 PASS = BAR                  # a rule within the tolerance
-WORST_PASS = QColor("#1e3a8a")  # the worst rule, still within it: darker, not red
+WORST_PASS = colour("deep_blue")  # the worst rule, still within it: darker, not red
 FAIL = WORST                # red means above the tolerance, nothing else
-LINE = QColor("#6b7280")
+LINE = colour("grey")
 
 
 def _log(x: float) -> float:
@@ -52,7 +53,7 @@ class FittedPlot(pg.PlotWidget):
 def plot_widget(parent=None, minimum_height: int = 0) -> pg.PlotWidget:
     """A PlotWidget on a white ground, as every plot of the app is drawn, at least
     `minimum_height` pixels tall (a squashed plot crowds its ticks on top of each other)."""
-    widget = FittedPlot(parent, background="w")
+    widget = FittedPlot(parent, background=colour("plot_ground"))
     if minimum_height:
         widget.setMinimumHeight(minimum_height)
     return widget
@@ -103,8 +104,8 @@ def set_title(plot: pg.PlotItem, text: str, **options) -> None:
 def style(plot: pg.PlotItem) -> None:
     for name in ("left", "bottom"):
         axis = plot.getAxis(name)
-        axis.setPen(pg.mkPen("#374151"))
-        axis.setTextPen(pg.mkPen("#111827"))
+        axis.setPen(pg.mkPen(colour("axis")))
+        axis.setTextPen(pg.mkPen(colour("plot_text")))
         # no SI prefix: pyqtgraph still works one out when told not to, while the axis
         # has a label, and a log axis then reads 1000 times its values (0.001 for 1e-6)
         axis.setSIPrefixEnableRanges(())
@@ -127,7 +128,7 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     plot.addItem(bars)
     line = pg.InfiniteLine(pos=math.log10(TOLERANCE), angle=90,
                            pen=pg.mkPen(LINE, width=1.5, style=Qt.PenStyle.DashLine),
-                           label="1e-9", labelOpts={"position": 0.95, "color": "#374151"})
+                           label="1e-9", labelOpts={"position": 0.95, "color": colour("axis")})
     plot.addItem(line)
     left_axis = plot.getAxis("left")
     left_axis.setTicks([[(y, r.name) for y, r in zip(ys, rows)]])
@@ -141,7 +142,7 @@ def rule_bars(plot: pg.PlotItem, rows: list[RuleError]) -> None:
     plot.setLabel("bottom", f"|autograd − central difference| (h = 1e-6): {verdict}")
     fit_title(plot)
     set_title(plot, f"{count(len(rows), 'case')}, worst error {scientific(bad.error_fd)} on "
-              f"{bad.name}", color="#111827")
+              f"{bad.name}", color=hex_of("plot_text"))
     plot.setXRange(left, math.log10(TOLERANCE) + 0.5, padding=0.02)
     plot.setYRange(-0.7, len(rows) - 0.3, padding=0)
     plot.setMouseEnabled(x=False, y=False)
@@ -177,8 +178,8 @@ def step_size_curve(plot: pg.PlotItem, rows: list[StepError], autodiff_error: fl
     plot.setMouseEnabled(x=False, y=False)
 
 
-FORWARD = QColor("#dc2626")
-REVERSE = QColor("#2563eb")
+FORWARD = colour("red")
+REVERSE = colour("blue")
 
 
 def empty_hint(plot: pg.PlotItem, text: str) -> None:
@@ -190,7 +191,7 @@ def empty_hint(plot: pg.PlotItem, text: str) -> None:
     for side in ("left", "bottom"):
         plot.hideAxis(side)
     plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
-    hint = pg.TextItem(text, color="#6b7280", anchor=(0.5, 0.5))
+    hint = pg.TextItem(text, color=colour("plot_hint"), anchor=(0.5, 0.5))
     plot.addItem(hint, ignoreBounds=True)
     hint.setPos(0.5, 0.5)
 
@@ -236,7 +237,7 @@ def modes_timing(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
         line = pg.InfiniteLine(pos=math.log10(even.at), angle=90,
                                pen=pg.mkPen(LINE, style=Qt.PenStyle.DashLine),
                                label=even.label,
-                               labelOpts={"position": 0.9, "color": "#374151"})
+                               labelOpts={"position": 0.9, "color": colour("axis")})
         plot.addItem(line)
 
 
@@ -262,7 +263,7 @@ def modes_ratio(plot: pg.PlotItem, rows: list[SweepRow]) -> None:
     plot.addItem(pg.BarGraphItem(x=xs, y0=[base] * len(xs), y1=logs, width=0.7,
                                  brush=pg.mkBrush(FORWARD), pen=pg.mkPen(None)))
     for x, r, y in zip(xs, ordered, logs):
-        text = pg.TextItem(f"{r.ratio:.1f}×", color="#111827", anchor=(0.5, 1.0))
+        text = pg.TextItem(f"{r.ratio:.1f}×", color=colour("plot_text"), anchor=(0.5, 1.0))
         text.setPos(x, y)
         plot.addItem(text)
     plot.getAxis("bottom").setTicks([[(x, f"{r.n:,}") for x, r in zip(xs, ordered)]])
@@ -342,11 +343,11 @@ def decision_surface_items(plot: pg.PlotItem) -> pg.ImageItem:
     image = pg.ImageItem(axisOrder="row-major")
     image.setColorMap(SURFACE_COLORS)
     plot.addItem(image)
-    colors = [pg.mkBrush("#2563eb" if t > 0.5 else "#ea580c") for _, t in XOR]
+    colors = [pg.mkBrush(colour("blue") if t > 0.5 else colour("orange")) for _, t in XOR]
     # a white ring, so that a dot on a background of its own colour (a right
     # prediction) still shows
     points = pg.ScatterPlotItem([x[0] for x, _ in XOR], [x[1] for x, _ in XOR], size=18,
-                                brush=colors, pen=pg.mkPen("w", width=3))
+                                brush=colors, pen=pg.mkPen(colour("ring"), width=3))
     plot.addItem(points)
     plot.setRange(xRange=(-SURFACE_MARGIN, 1 + SURFACE_MARGIN),
                   yRange=(-SURFACE_MARGIN, 1 + SURFACE_MARGIN), padding=0)
@@ -379,3 +380,4 @@ def two_losses(plot: pg.PlotItem, right, wrong) -> None:
         logs += [math.log10(v) for v in (np.min(y), np.max(y))] if len(y) else []
     if logs:  # a label a decade: pyqtgraph's own labels the minor ticks too, on top of each other
         plot.getAxis("left").setTicks([_decades(math.floor(min(logs)), math.ceil(max(logs)))])
+

@@ -6,13 +6,15 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
+
+from gui.palette import colour
 
 SORT_ROLE = Qt.ItemDataRole.UserRole
 BAR_ROLE = Qt.ItemDataRole.UserRole + 1  # the bar's length, 0..1, or None for no bar
 _ROOT = QModelIndex()
-WRONG_BACKGROUND = QColor("#fecaca")
+WRONG_BACKGROUND = colour("wrong_row")  # the theme's (gui/palette.py), changed in place
 
 
 class Column:
@@ -105,7 +107,7 @@ class RankedModel(QAbstractTableModel):
 class BarDelegate(QStyledItemDelegate):
     """Paints a pale bar under a number, its length from BAR_ROLE."""
 
-    COLOR = QColor(37, 99, 235, 60)
+    COLOR = colour("highlight_row")
 
     def paint(self, painter, option, index) -> None:
         share = index.data(BAR_ROLE)

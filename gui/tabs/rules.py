@@ -26,6 +26,7 @@ from engine.numbers import exact as exact_digits
 from gui.graph.session import Session
 from gui.jobs.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
 from gui.jobs.tensorflow_checker import MAX_NODES as TF_NODES
+from gui.palette import hex_of
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import ProgramTab, WrappedLabel, scrolled
@@ -185,8 +186,8 @@ class RulesTab(ProgramTab):
         floor = (f" (drawn at {plots.FLOOR:.0e}, the bottom of the plot)"
                  if error < plots.FLOOR else "")
         self.step_note.setText(
-            f"<span style='color:#2563eb'>●—</span> the central difference's error for each "
-            f"step h; <span style='color:#dc2626'>- -</span> autodiff's error, "
+            f"<span style='color:{hex_of('blue')}'>●—</span> the central difference's error for "
+            f"each step h; <span style='color:{hex_of('red')}'>- -</span> autodiff's error, "
             f"{'exactly 0' if error == 0 else scientific(error, 2)}{floor}, the same for every h "
             f"(it has no step). {best_text}Large steps suffer truncation error, small ones "
             f"round-off. Exact d{program.output_name}/d{name} = {exact_digits(exact)}, from "

@@ -33,6 +33,7 @@ from engine.lesson.nn import (
     train_xor,
 )
 from gui.jobs.worker import ProcessWorker
+from gui.palette import hex_of
 from gui.tabs import plots
 from gui.tabs.learning_rate import LearningRateBox
 from gui.tabs.network_view import NetworkView
@@ -81,7 +82,7 @@ class XorTab(QWidget):
         self.lr_message = QLabel(self)
         self.lr_message.setObjectName("lr_message")
         self.lr_message.setWordWrap(True)
-        self.lr_message.setStyleSheet("color: #b91c1c")
+        self.lr_message.setStyleSheet(f"color: {hex_of('error')}")
         self.lr_message.hide()
         self.lr.refused.connect(self._on_lr_refused)
         self.lr.valueChanged.connect(self._on_lr_changed)
@@ -160,7 +161,7 @@ class XorTab(QWidget):
         self.surface_image = plots.decision_surface_items(self.surface_plot.getPlotItem())
         self.rises_note = WrappedLabel(RISES_NOTE, self)
         self.rises_note.setObjectName("rises_note")
-        self.rises_note.setStyleSheet("color: #4b5563")
+        self.rises_note.setStyleSheet(f"color: {hex_of('muted')}")
         loss_panel = QWidget(self)
         loss_box = QVBoxLayout(loss_panel)
         loss_box.setContentsMargins(0, 0, 0, 0)
@@ -339,9 +340,9 @@ class XorTab(QWidget):
             f"<b>layers</b> {layers_text(activation)}<br>"
             f"<b>rises</b> {self.history.rises:,} of {transitions:,} transitions, largest "
             f"{self.history.largest_rise:.6f}"
-            + (f"<br><span style='color:#b91c1c'>{self.message}</span>" if self.message
+            + (f"<br><span style='color:{hex_of('error')}'>{self.message}</span>" if self.message
                else "")
-            + (f"<br><span style='color:#b45309'>{self.warning}</span>" if self.warning
+            + (f"<br><span style='color:{hex_of('warning')}'>{self.warning}</span>" if self.warning
                else ""))
         self._update_buttons()
 

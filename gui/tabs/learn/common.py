@@ -8,10 +8,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QGroupBox, QLabel, QLineEdit
 
+from gui.palette import hex_of
 from gui.tabs.learn.content import EXERCISE_TITLES
 
-RIGHT, WRONG, NEUTRAL = "#15803d", "#b91c1c", "#374151"
-INTRO_STYLE = "color: #374151;"
+RIGHT, WRONG, NEUTRAL = "right", "error", "soft"  # the palette's (gui/palette.py)
 
 
 class Exercise(QGroupBox):
@@ -50,7 +50,7 @@ class Feedback(QLabel):
     def _show(self, text: str, colour: str, verdict: str) -> None:
         self.plain, self.verdict = text, verdict
         body = html.escape(text).replace("\n", "<br>")
-        self.setText(f"<span style='color:{colour}'>{body}</span>")
+        self.setText(f"<span style='color:{hex_of(colour)}'>{body}</span>")
 
     def right(self, text: str) -> None:
         self._show(text, RIGHT, "right")
@@ -89,5 +89,5 @@ def intro_label(text: str, parent) -> QLabel:
     """An exercise's opening sentences: wrapped, in the intro's grey."""
     label = QLabel(text, parent)
     label.setWordWrap(True)
-    label.setStyleSheet(INTRO_STYLE)
+    label.setStyleSheet(f"color: {hex_of('soft')};")
     return label

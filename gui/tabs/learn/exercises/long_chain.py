@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from engine import ExpressionError
 from engine.lesson.learn import chain_check
 from engine.numbers import scientific
+from gui.palette import colour
 from gui.tabs.learn.common import Exercise, Feedback, formula_edit, intro_label, six_digits
 
 EMPTY_HINT = "Type a derivative and press Compare"
@@ -58,9 +59,9 @@ class ChainExercise(Exercise):
         item.addLegend(offset=(10, 10))
         item.setLabel("bottom", "x")
         item.setLabel("left", "dy/dx")
-        self.autodiff_curve = item.plot([], [], pen=plots.pg.mkPen("#2563eb", width=2),
+        self.autodiff_curve = item.plot([], [], pen=plots.pg.mkPen(colour("blue"), width=2),
                                         name="autodiff")
-        self.hand_curve = item.plot([], [], pen=plots.pg.mkPen("#ea580c", width=2,
+        self.hand_curve = item.plot([], [], pen=plots.pg.mkPen(colour("orange"), width=2,
                                                               style=Qt.PenStyle.DashLine),
                                     name="yours")
         self.diff_plot = plots.plot_widget(self)
@@ -71,11 +72,12 @@ class ChainExercise(Exercise):
         diff_item.setXLink(item)
         for axis in (item.getAxis("left"), diff_item.getAxis("left")):
             axis.setWidth(64)  # the same width, so that the two x axes line up
-        self.diff_curve = diff_item.plot([], [], pen=plots.pg.mkPen("#dc2626", width=2))
+        self.diff_curve = diff_item.plot([], [], pen=plots.pg.mkPen(colour("red"), width=2))
         self.worst_marker = diff_item.plot([], [], pen=None, symbol="o", symbolSize=9,
-                                           symbolBrush="#dc2626")
+                                           symbolBrush=colour("red"))
         # before the first comparison: no axes (an empty 0-1 range says nothing), a hint
-        self.hint = plots.pg.TextItem(EMPTY_HINT, color="#6b7280", anchor=(0.5, 0.5))
+        self.hint = plots.pg.TextItem(EMPTY_HINT, color=colour("plot_hint"),
+                                     anchor=(0.5, 0.5))
         item.addItem(self.hint, ignoreBounds=True)
         self.hint.setPos(0.5, 0.5)
         for plot_item in (item, diff_item):
