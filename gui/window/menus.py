@@ -7,7 +7,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from gui import engine_dialog
 from gui.tabs.learn.gradient_step import GradientStepper
 from gui.window.animation_export import export_animation
+from gui.window.appearance import ThemeMenu
 from gui.window.copy_code import CodeCopier
+from gui.window.presentation import Presentation
 
 TABS = ("graph", "rules", "modes", "xor", "pitfalls", "learn")
 SHORTCUTS = [
@@ -21,6 +23,8 @@ SHORTCUTS = [
     ("Alt+0 … Alt+4", "Collapse every group / expand to level N"),
     ("Ctrl+F", "Find a node by name"),
     ("Alt+PgUp / Alt+PgDown", "Learn: previous / next section"),
+    ("F5", "Present: the graph full screen in large type; Right, Space or Page Down "
+           "steps, Left or Page Up steps back, Esc leaves"),
     ("F1", "This list"), ("Ctrl+Q", "Quit"),
 ]
 
@@ -89,6 +93,9 @@ class WindowMenus:
         self._group_menu(view)
         view.addAction(self.editor_dock.toggleViewAction())
         view.addAction(self.inspector_dock.toggleViewAction())
+        view.addSeparator()
+        self.presentation = Presentation(self, view)
+        self.theme_menu = ThemeMenu(self, view)
         view.addSeparator()
         for i in range(len(TABS)):
             self._action(view, f"{self.tabs.tabText(i)} tab",
