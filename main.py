@@ -5,11 +5,12 @@
     python main.py train [--epochs N] [--lr ETA] [--seed S] [--json]
     python main.py report [--out DIR] [--quick]
     python main.py screenshot OUT.png [--tab graph|rules|modes|xor|pitfalls] [--expr FILE]
-                                      [--steps N]
+                                      [--steps N] [--size WxH] [--theme light|dark]
     python main.py export FILE OUT.(png|svg|json) [--steps N] [--constants nodes|folded]
+                                                  [--theme light|dark]
     python main.py check-engine PATH [--class NAME] [--json] [--timeout S]
     python main.py animate FILE OUT.(gif|mp4) [--steps A:B] [--fps F] [--size WxH]
-                           [--hold S] [--constants nodes|folded]
+                           [--hold S] [--constants nodes|folded] [--theme light|dark]
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
                             help="steps to take first; a large N means to the end")
         parser.add_argument("--size", default="1400x860", metavar="WxH",
                             help="the window's size in pixels (default 1400x860)")
+        parser.add_argument("--theme", choices=("light", "dark"), default="light",
+                            help="the window in its light colours (default) or dark ones")
         parser.set_defaults(run=_screenshot)
     elif command == "export":
         from cli import export
@@ -113,7 +116,8 @@ def _screenshot(args: argparse.Namespace) -> int:
     check_output_file(args.out)
     from gui.screenshot import render
 
-    if not render(args.out, args.tab, args.expr, max(0, args.steps), (width, height)):
+    if not render(args.out, args.tab, args.expr, max(0, args.steps), (width, height),
+                  args.theme):
         raise CommandError(f"cannot write {args.out!r}", EXIT_CANNOT_WRITE)
     print(args.out)
     return 0

@@ -29,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--constants", choices=("nodes", "folded"), default="folded",
                         help="draw each constant as its own node, or folded into its "
                              "operation (default)")
+    parser.add_argument("--theme", choices=("light", "dark"), default="light",
+                        help="draw in the light colours (default) or the dark ones")
 
 
 def steps_range(text: str) -> tuple[int | None, int | None]:
@@ -81,8 +83,10 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.out)
     from gui.animation import AnimationError, AnimationFrames, frame_range, write_animation
     from gui.offscreen import graph_window
+    from gui.theme import applied
 
-    with graph_window(text, constants_as_nodes=args.constants == "nodes") as window:
+    with applied(args.theme), \
+            graph_window(text, constants_as_nodes=args.constants == "nodes") as window:
         try:
             positions = frame_range(window.session.stepper.total, first, last)
         except AnimationError as e:

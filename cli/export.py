@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--constants", choices=("nodes", "folded"), default="folded",
                         help="draw each constant as its own node, or folded into its "
                              "operation (default)")
+    parser.add_argument("--theme", choices=("light", "dark"), default="light",
+                        help="draw in the light colours (default) or the dark ones")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from gui.screenshot import PictureError, export_graph
 
     try:
-        written = export_graph(args.out, text, max(0, args.steps), args.constants == "nodes")
+        written = export_graph(args.out, text, max(0, args.steps), args.constants == "nodes",
+                               theme=args.theme)
     except PictureError as e:
         raise CommandError(f"cannot export to {args.out!r}: {e}") from None
     if not written:

@@ -21,10 +21,18 @@ def _wait(busy, seconds: float) -> None:
 
 
 def render(out: str, tab: str = "graph", expr: str | None = None, steps: int = 0,
-           size: tuple[int, int] = (1400, 860)) -> bool:
+           size: tuple[int, int] = (1400, 860), theme: str = "light") -> bool:
     """Open the window without reading or writing settings, load `expr` (or the lesson's
-    neuron), take `steps` steps (clamped to the end), show `tab` and save it to `out`."""
+    neuron), take `steps` steps (clamped to the end), show `tab` and save it to `out`,
+    in the `theme` 'light' or 'dark'."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from gui.theme import applied
+
+    with applied(theme):
+        return _render(out, tab, expr, steps, size)
+
+
+def _render(out: str, tab: str, expr: str | None, steps: int, size: tuple[int, int]) -> bool:
     from PySide6.QtWidgets import QApplication
 
     from gui.app import application
@@ -66,10 +74,11 @@ class PictureError(ValueError):
 
 
 def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool = False,
-                 load=None) -> bool:
+                 load=None, theme: str = "light") -> bool:
     """Open the window offscreen without settings, build `text` (a program that parses;
     or call `load(window)`, which loads a program into it), draw constants as nodes or
     folded, take `steps` steps (clamped to the end) and write the graph scene to `out`
+    in the `theme` 'light' or 'dark'
     (.png, .svg or .json, written whole or not at all). Returns False if it cannot be
     written; PictureError for a PNG too long to draw (gui.graph.export.picture_problem).
     The window is closed and deleted, so the QApplication can go on to other work."""
@@ -77,8 +86,9 @@ def export_graph(out: str, text: str, steps: int = 0, constants_as_nodes: bool =
 
     from gui.graph.export import picture_problem, write_scene
     from gui.offscreen import graph_window
+    from gui.theme import applied
 
-    with graph_window(text, load, constants_as_nodes) as window:
+    with applied(theme), graph_window(text, load, constants_as_nodes) as window:
         window.session.seek(steps)
         QApplication.processEvents()
         problem = picture_problem(window.graph_tab.scene, out)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 import sys
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
@@ -182,3 +183,18 @@ def follow(widget, fn: Callable) -> None:
 def styled(widget, sheet: Callable[[], str]) -> None:
     """`widget`'s style sheet made by `sheet()` now and again at every change."""
     follow(widget, lambda w: w.setStyleSheet(sheet()))
+
+
+@contextmanager
+def applied(choice: str) -> Iterator[str]:
+    """The app in the theme `choice` (its QApplication made if need be) while the block
+    runs, then in the colour set it had: a picture or an animation in either theme."""
+    from gui.app import application
+
+    application()
+    before = palette.theme()
+    apply(choice)
+    try:
+        yield palette.theme()
+    finally:
+        apply(before)

@@ -77,7 +77,13 @@ class WindowMenus:
         step.addSeparator()
         self.gradient_stepper = GradientStepper(self)
         step.addAction(self.gradient_stepper.action)
-        view = bar.addMenu("&View")
+        self._view_menu(bar.addMenu("&View"))
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1")
+        self._action(help_menu, "&About", self.show_about)
+
+    def _view_menu(self, view) -> None:
+        """Zoom, constants, groups, docks, presentation and theme, the tabs."""
         self._action(view, "&Fit graph", lambda: self.graph_tab.view.fit(), "Ctrl+0",
                      "Zoom to show the whole graph")
         self._action(view, "Zoom &in", lambda: self.graph_tab.view.zoom_by(1.25), "Ctrl+=")
@@ -100,9 +106,6 @@ class WindowMenus:
         for i in range(len(TABS)):
             self._action(view, f"{self.tabs.tabText(i)} tab",
                          lambda checked=False, i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}")
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1")
-        self._action(help_menu, "&About", self.show_about)
 
     def _group_menu(self, view) -> None:
         """A grouped graph's entries in View: find, open, close, expand to level N."""
