@@ -26,6 +26,7 @@ def redraw_graph(tab) -> None:
     tab.redraw()
     if kept is not None and not tab.laying_out:
         transform, x, y = kept
+        view.zoom_by(1.0)  # the user's zoom stays: no fit is redone on a resize
         view.setTransform(transform)
         view.horizontalScrollBar().setValue(x)
         view.verticalScrollBar().setValue(y)

@@ -10,7 +10,7 @@ follows it. The strokes grow by STROKE (gui/palette.set_stroke; the items' pens)
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
@@ -27,6 +27,12 @@ STROKE = 2.0
 KEYS = ("Right, Space or Page Down: next step · Left or Page Up: step back · "
         "Home: start again · Esc: leave")
 NEXT, BACK = ("Space", "PgDown"), ("PgUp",)
+
+
+def _alive(widget) -> bool:
+    import shiboken6
+
+    return shiboken6.isValid(widget)
 
 
 def text_px(height: int) -> float:
@@ -80,8 +86,9 @@ class Presentation(QObject):
         play = tab.actions["play"]
         play.setChecked(False)
         self._saved = {
-            "state": window.saveState(), "geometry": window.saveGeometry(),
-            "full": window.isFullScreen(), "tab": window.tabs.currentIndex(),
+            "state": window.saveState(), "geometry": window.geometry(),
+            "full": window.isFullScreen(), "maximized": window.isMaximized(),
+            "tab": window.tabs.currentIndex(),
             "fit": view.auto_fit, "transform": view.transform(),
             "scroll": (view.horizontalScrollBar().value(), view.verticalScrollBar().value()),
             "play": play.shortcut(), "legend": tab.legend.font(),
@@ -128,7 +135,8 @@ class Presentation(QObject):
     def _present_scale(self) -> float:
         view = self.window.graph_tab.view
         px_per_pt = view.logicalDpiY() / 72.0
-        return text_px(self.window.height()) / (SMALLEST_TEXT_PT * px_per_pt)
+        # a hair over, so that rounding never leaves the text a hair under
+        return (text_px(self.window.height()) + 0.01) / (SMALLEST_TEXT_PT * px_per_pt)
 
     def _show_caption(self) -> None:
         tab = self.window.graph_tab
@@ -223,9 +231,11 @@ class Presentation(QObject):
             widget.show()
         window.menuBar().show()
         window.tabs.tabBar().show()
-        if not saved["full"]:
+        if saved["maximized"]:
+            window.showMaximized()
+        elif not saved["full"]:
             window.showNormal()
-            window.restoreGeometry(saved["geometry"])
+            window.setGeometry(saved["geometry"])
         window.restoreState(saved["state"])
         window.tabs.setCurrentIndex(saved["tab"])
         if saved["strokes"]:
@@ -233,14 +243,26 @@ class Presentation(QObject):
             items.pen.cache_clear()
             redraw_graph(tab)
         self._restore_view(view, saved)
-        self._saved = None
+        # leaving full screen lands in its own time (the window manager's): once it has,
+        # the size and the view are put back again
+        QTimer.singleShot(0, lambda: self._settle(saved))
         window.show_status("Presentation ended")
+
+    def _settle(self, saved: dict) -> None:
+        window = self.window
+        if self.active or not _alive(window):
+            return
+        if not saved["full"] and not saved["maximized"] and window.geometry() != saved["geometry"]:
+            window.setGeometry(saved["geometry"])
+        window.restoreState(saved["state"])
+        self._restore_view(window.graph_tab.view, saved)
 
     @staticmethod
     def _restore_view(view, saved: dict) -> None:
         if saved["fit"]:
             view.fit(readable=True)
             return
+        view.zoom_by(1.0)  # the user's zoom: no fit is redone on a resize
         view.setTransform(saved["transform"])
         view.zoomed.emit(view.scale_factor())
         x, y = saved["scroll"]
