@@ -87,8 +87,8 @@ DARK = {
     "text": "#e5e7eb",
     "muted": "#aab1bd",
     "soft": "#d1d5db",
-    "error": "#f87171",
-    "warning": "#fbbf24",
+    "error": "#fca5a5",
+    "warning": "#fde68a",
     "right": "#4ade80",
     "notice": "#fde68a",
     "notice_ground": "#3f3210",
@@ -99,7 +99,7 @@ DARK = {
     "wrong_row": "#5c1f1f",
     "highlight_row": "#5060a5fa",
     "plot_ground": "#16181d",
-    "axis": "#aab1bd",
+    "axis": "#d1d5db",
     "plot_text": "#e5e7eb",
     "plot_hint": "#aab1bd",
     "blue": "#60a5fa",
@@ -170,11 +170,18 @@ def use(name: str) -> bool:
     return True
 
 
+# the colours a style sheet, a rich text or a plot is written in, and so translated from
+# one set to the other when the theme changes: alike in one set, alike in the other
+RETINTED = ("error", "muted", "soft", "warning", "right", "notice", "notice_ground", "blue",
+            "red", "orange", "deep_blue", "grey", "ring", "axis", "plot_text", "plot_hint",
+            "plot_ground")
+
+
 def name_of(color: QColor, theme_name: str) -> str | None:
-    """The name of the colour `color` is in the set `theme_name`, or None."""
+    """Which of the RETINTED colours of the set `theme_name` `color` is, or None."""
     rgba = color.rgba()
-    for key, text in SETS[theme_name].items():
-        if qcolor(text).rgba() == rgba:
+    for key in RETINTED:
+        if qcolor(SETS[theme_name][key]).rgba() == rgba:
             return key
     return None
 
@@ -226,10 +233,7 @@ def set_stroke(factor: float) -> None:
 
 
 def translation(old: str, new: str) -> dict[str, str]:
-    """'#rrggbb' (lower case) of each colour of the set `old` -> the same-named colour
-    of the set `new`: a text or a style sheet written in one set, read in the other.
-    The first name of a colour decides (sets give alike names alike colours)."""
-    table: dict[str, str] = {}
-    for key, text in SETS[old].items():
-        table.setdefault(text.lower(), SETS[new][key])
-    return table
+    """'#rrggbb' (lower case) of each RETINTED colour of the set `old` -> the same-named
+    colour of the set `new`: a text or a style sheet written in one set, read in the
+    other."""
+    return {SETS[old][key].lower(): SETS[new][key] for key in RETINTED}

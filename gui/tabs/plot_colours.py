@@ -35,14 +35,42 @@ def retint_plot(plot: pg.PlotItem, old: str, new: str) -> None:
                 item.setColor(color)
         elif isinstance(item, pg.PlotDataItem):
             _retint_curve(item, old, new)
+        elif isinstance(item, pg.BarGraphItem):
+            _retint_bars(item, old, new)
+        elif isinstance(item, pg.ScatterPlotItem):
+            for spot in item.points():
+                for get, put, making in ((spot.brush, spot.setBrush, pg.mkBrush),
+                                         (spot.pen, spot.setPen, pg.mkPen)):
+                    now = making(get())
+                    color = _retinted(now.color(), old, new)
+                    if color is not None:
+                        now.setColor(color)
+                        put(now)
         elif isinstance(item, pg.InfiniteLine):
             color = _retinted(item.pen.color(), old, new)
             if color is not None:
                 item.pen.setColor(color)
-            if item.label is not None:
+            if getattr(item, "label", None) is not None:
                 color = _retinted(item.label.color, old, new)
                 if color is not None:
                     item.label.setColor(color)
+
+
+def _retint_bars(item: pg.BarGraphItem, old: str, new: str) -> None:
+    changes = {}
+    for key in ("brush", "brushes"):
+        value = item.opts.get(key)
+        if value is None:
+            continue
+        many = key == "brushes"
+        brushes = [pg.mkBrush(v) for v in (value if many else [value])]
+        for brush in brushes:
+            color = _retinted(brush.color(), old, new)
+            if color is not None:
+                brush.setColor(color)
+        changes[key] = brushes if many else brushes[0]
+    if changes:
+        item.setOpts(**changes)
 
 
 def _retint_curve(item: pg.PlotDataItem, old: str, new: str) -> None:

@@ -32,6 +32,19 @@ def test_every_text_pair_reaches_aa_in_both_sets():
     assert set(palette.LIGHT) == set(palette.DARK)
 
 
+def test_the_retinted_colours_translate_one_to_one():
+    # a colour alike for two names in one set is alike in the other, so that a text
+    # written in one set reads the same in the other
+    for old, new in (("light", "dark"), ("dark", "light")):
+        for a in palette.RETINTED:
+            for b in palette.RETINTED:
+                if palette.SETS[old][a] == palette.SETS[old][b]:
+                    assert palette.SETS[new][a] == palette.SETS[new][b], (old, a, b)
+        table = palette.translation(old, new)
+        assert all(table[palette.SETS[old][k].lower()] == palette.SETS[new][k]
+                   for k in palette.RETINTED)
+
+
 def test_contrast_is_the_wcag_formula():
     assert palette.contrast(QColor("#000000"), QColor("#ffffff")) == pytest.approx(21.0)
     assert palette.contrast(QColor("#777777"), QColor("#ffffff")) == pytest.approx(4.48, abs=0.01)
@@ -213,3 +226,44 @@ def test_animate_takes_a_theme(tmp_path):
     bad = subprocess.run([sys.executable, str(root / "main.py"), "animate", "x.expr", "x.gif",
                           "--theme", "blue"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--theme" in bad.stderr
+
+
+def test_every_kind_of_plot_item_is_retinted(qtbot):
+    from engine.lesson.rules import rule_errors
+    from gui.tabs import plots
+
+    rows = rule_errors()
+    widgets = [plots.plot_widget() for _ in range(2)]
+    for widget in widgets:
+        qtbot.addWidget(widget)
+    bars_plot, surface_plot = (w.getPlotItem() for w in widgets)
+    plots.rule_bars(bars_plot, rows)
+    plots.decision_surface_items(surface_plot)
+
+    def colours(plot):
+        found = set()
+        for item in plot.items:
+            if isinstance(item, plots.pg.BarGraphItem):
+                found |= {plots.pg.mkBrush(b).color().name() for b in item.opts["brushes"]}
+            elif isinstance(item, plots.pg.InfiniteLine):
+                found.add(item.pen.color().name())
+                found.add(item.label.color.name())
+            elif isinstance(item, plots.pg.ScatterPlotItem):
+                found |= {p.brush().color().name() for p in item.points()}
+                found |= {p.pen().color().name() for p in item.points()}
+            elif isinstance(item, plots.pg.PlotDataItem):
+                found.add(plots.pg.mkPen(item.opts["pen"]).color().name())
+        return found
+
+    light = {id(p): colours(p) for p in (bars_plot, surface_plot)}
+    assert {palette.LIGHT["blue"], palette.LIGHT["deep_blue"], palette.LIGHT["grey"],
+            palette.LIGHT["axis"]} <= light[id(bars_plot)]
+    assert {palette.LIGHT["blue"], palette.LIGHT["orange"], palette.LIGHT["ring"]} <= \
+        light[id(surface_plot)]
+    theme.apply("dark")
+    for plot in (bars_plot, surface_plot):
+        dark = colours(plot)
+        assert dark == {palette.translation("light", "dark")[c] for c in light[id(plot)]}
+        assert not dark & {palette.LIGHT["deep_blue"], palette.LIGHT["ring"]}
+    title = bars_plot.titleLabel.opts["color"]
+    assert title == palette.DARK["plot_text"]
