@@ -121,6 +121,9 @@ class Presentation(QObject):
             items.pen.cache_clear()
             redraw_graph(tab)
         window.showFullScreen()
+        screen = window.screen()
+        if screen is not None and not screen.geometry().isEmpty():
+            window.setGeometry(screen.geometry())  # where no window manager makes it so
         view.fit(readable=True)
         tab.focus_graph()
         window.show_status(f"Presenting. {KEYS}")
