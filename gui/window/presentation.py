@@ -67,6 +67,9 @@ class Presentation(QObject):
             key.triggered.connect(slot)
             window.addAction(key)
             self.keys.append(key)
+        # closing while presenting remembers the window as it was before, not full screen
+        window.installEventFilter(self)
+        window.tabs.currentChanged.connect(self._on_tab)
 
     @Slot()
     def toggle(self) -> None:
@@ -171,6 +174,12 @@ class Presentation(QObject):
         name = session.program.output_name if session.program is not None else None
         self.caption.setText(step_caption(session.stepper, name))
 
+    @Slot(int)
+    def _on_tab(self, index: int) -> None:
+        if self.active and index != 0:  # Ctrl+2 … Ctrl+6: the window, as it was, on that tab
+            self.leave()
+            self.window.tabs.setCurrentIndex(index)
+
     # -- the clicker -------------------------------------------------------------------------
 
     @Slot()
@@ -189,6 +198,10 @@ class Presentation(QObject):
         """While presenting: the clicker's keys step even where the window's shortcuts
         did not take them (the view has the keyboard); the font grows with the screen."""
         if not self.active:
+            return False
+        if watched is self.window:
+            if event.type() == QEvent.Type.Close:
+                self.leave()
             return False
         if event.type() == QEvent.Type.Resize and self.caption is not None:
             font = QFont(self.caption.font())

@@ -4,7 +4,7 @@ under it, a clicker's keys, and Esc putting the window back as it was."""
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontInfo
-from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem, QToolButton
+from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem, QToolButton, QWidget
 
 from engine.core.narration import step_caption
 from gui import palette
@@ -141,3 +141,44 @@ def test_a_fitted_view_is_fitted_again_after(shown, qtbot):
     qtbot.wait(20)
     assert not shown.presentation.active and view.auto_fit
     assert view.transform().m11() == pytest.approx(zoom)
+
+
+def test_closing_while_presenting_remembers_the_window_as_it_was(qtbot):
+    from PySide6.QtCore import QSettings
+
+    from gui import settings as remembered
+    from gui.window.main_window import MainWindow
+
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.show()
+    first.resize(1300, 800)
+    QApplication.processEvents()
+    geometry, state = first.saveGeometry(), first.saveState()
+    first.presentation.enter()
+    QApplication.processEvents()
+    first.close()
+    assert not first.presentation.active
+    saved = remembered.read(QSettings("AutogradDebugger", "AutogradDebugger"), (1, 30))
+    second = MainWindow()
+    qtbot.addWidget(second)
+    second.show()
+    QApplication.processEvents()
+    assert saved.state == state  # the docks as they were
+    restored = []
+    for blob in (geometry, saved.geometry):  # the size as it was, not the screen's
+        widget = QWidget()
+        qtbot.addWidget(widget)
+        widget.restoreGeometry(blob)
+        restored.append((widget.geometry(), widget.isFullScreen()))
+    assert restored[0] == restored[1] and not restored[1][1]
+    assert second.editor_dock.isVisible() and second.inspector_dock.isVisible()
+    assert second.menuBar().isVisible() and not second.isFullScreen()
+    second.close()
+
+
+def test_another_tab_leaves_the_presentation(shown):
+    _present(shown, (1920, 1080))
+    shown.tabs.setCurrentIndex(3)
+    assert not shown.presentation.active and shown.tabs.currentIndex() == 3
+    assert shown.editor_dock.isVisible() and shown.tabs.tabBar().isVisible()
