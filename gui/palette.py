@@ -174,7 +174,7 @@ def use(name: str) -> bool:
 # one set to the other when the theme changes: alike in one set, alike in the other
 RETINTED = ("error", "muted", "soft", "warning", "right", "notice", "notice_ground", "blue",
             "red", "orange", "deep_blue", "grey", "ring", "axis", "plot_text", "plot_hint",
-            "plot_ground")
+            "plot_ground", "error_line", "error_mark")
 
 
 def name_of(color: QColor, theme_name: str) -> str | None:

@@ -131,8 +131,9 @@ def retint(text: str, table: dict[str, str]) -> str:
 
 
 def _retint_widgets(table: dict[str, str]) -> None:
-    """Every widget's style sheet and every label's rich text in the new set."""
-    from PySide6.QtWidgets import QLabel
+    """Every widget's style sheet, every label's rich text and every editor's marks (the
+    line and the token of an error) in the new set."""
+    from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit
 
     for widget in QApplication.allWidgets():
         sheet = widget.styleSheet()
@@ -140,6 +141,20 @@ def _retint_widgets(table: dict[str, str]) -> None:
             widget.setStyleSheet(retint(sheet, table))
         if isinstance(widget, QLabel) and "color:" in widget.text():
             widget.setText(retint(widget.text(), table))
+        if isinstance(widget, (QPlainTextEdit, QTextEdit)) and widget.extraSelections():
+            widget.setExtraSelections([_retint_mark(s, table)
+                                       for s in widget.extraSelections()])
+
+
+def _retint_mark(selection, table: dict[str, str]):
+    fmt = selection.format
+    for get, put in ((lambda: fmt.background().color(), fmt.setBackground),
+                     (fmt.underlineColor, fmt.setUnderlineColor)):
+        now = table.get(get().name())
+        if now is not None:
+            put(QColor(now))
+    selection.format = fmt
+    return selection
 
 
 def apply(choice: str) -> bool:

@@ -53,6 +53,8 @@ class FittedPlot(pg.PlotWidget):
 def plot_widget(parent=None, minimum_height: int = 0) -> pg.PlotWidget:
     """A PlotWidget on a white ground, as every plot of the app is drawn, at least
     `minimum_height` pixels tall (a squashed plot crowds its ticks on top of each other)."""
+    # what a plot draws in no colour of its own (a title, a label) is in the theme's ink
+    pg.setConfigOptions(background=hex_of("plot_ground"), foreground=hex_of("plot_text"))
     widget = FittedPlot(parent, background=colour("plot_ground"))
     if minimum_height:
         widget.setMinimumHeight(minimum_height)

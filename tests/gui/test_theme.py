@@ -178,7 +178,14 @@ def test_words_in_colour_and_plots_are_retinted(window):
     plots.empty_hint(plot, "nothing yet")
     hint = [i for i in plot.items if isinstance(i, plots.pg.TextItem)][0]
     assert hint.color.name() == palette.LIGHT["plot_hint"]
+    marks = window.editor.editor.extraSelections()
+    assert [m.format.background().color().name() for m in marks] == [
+        palette.LIGHT["error_line"], palette.LIGHT["error_mark"]]
     theme.apply("dark")
+    marks = window.editor.editor.extraSelections()
+    assert [m.format.background().color().name() for m in marks] == [
+        palette.DARK["error_line"], palette.DARK["error_mark"]]
+    assert marks[1].format.underlineColor().name() == palette.DARK["wrong"]
     assert palette.DARK["error"] in window.editor.error.styleSheet()
     assert palette.DARK["notice_ground"] in window.editor.notice.styleSheet()
     legend = window.graph_tab.legend.text()
