@@ -98,6 +98,7 @@ class Presentation(QObject):
             "hidden": [w for w in self._controls() if w.isVisible()],
             "strokes": not tab.scene.large and tab.scene.shown is None,
             "bars": (view.horizontalScrollBarPolicy(), view.verticalScrollBarPolicy()),
+            "tip": view.toolTip(),
         }
         self.active = True
         window.tabs.setCurrentIndex(0)
@@ -115,6 +116,7 @@ class Presentation(QObject):
         legend.setPixelSize(round(text_px(window.height()) * 0.75))
         tab.legend.setFont(legend)
         view.readable_scale = self._present_scale  # the view's fits keep the type large
+        view.setToolTip(KEYS)
         for policy in (view.setHorizontalScrollBarPolicy, view.setVerticalScrollBarPolicy):
             policy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the clicker moves it, no bar
         view.viewport().installEventFilter(self)
@@ -237,6 +239,7 @@ class Presentation(QObject):
         view.viewport().removeEventFilter(self)
         view.removeEventFilter(self)
         del view.readable_scale  # the class's own again
+        view.setToolTip(saved["tip"])
         view.setHorizontalScrollBarPolicy(saved["bars"][0])
         view.setVerticalScrollBarPolicy(saved["bars"][1])
         tab.actions["play"].setShortcut(saved["play"])

@@ -98,8 +98,11 @@ def test_a_clicker_steps_forward_and_back_and_space_does_not_play(shown, qtbot):
     assert shown.presentation.caption.text().startswith("forward 2/13")
     assert "Esc" in shown.presentation.action.statusTip()
     assert "Page Down" in shown.presentation.action.toolTip()
+    assert "Esc" in view.toolTip() and "Esc" in shown.statusBar().currentMessage() + \
+        shown.presentation.caption.toolTip()
     qtbot.keyClick(view, Qt.Key.Key_Escape)
     assert not shown.presentation.active
+    assert "Esc" not in view.toolTip()
     # Space is Play again
     assert shown.graph_tab.actions["play"].shortcut().toString() == "Space"
 
