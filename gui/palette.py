@@ -112,6 +112,14 @@ DARK = {
     "rule": "#3a3f48",
 }
 
+# the dark widgets' shades of the Qt palette's other roles (the light theme keeps the
+# application's own palette); "Disabled" is the text of a disabled widget
+DARK_SHADES = {
+    "Highlight": "#2f5f9e", "HighlightedText": "#ffffff", "Light": "#3a3f48",
+    "Midlight": "#30343c", "Mid": "#2a2d34", "Dark": "#101216", "Shadow": "#000000",
+    "Disabled": "#7b8290",
+}
+
 SETS = {"light": LIGHT, "dark": DARK}
 
 # (text, ground): every colour text is drawn in, on what it is read

@@ -84,16 +84,12 @@ def dark_palette() -> QPalette:
                       (roles.ButtonText, "text"), (roles.BrightText, "wrong"),
                       (roles.PlaceholderText, "muted"), (roles.Link, "backward")):
         result.setColor(role, c(colours[key]))
-    result.setColor(roles.Highlight, QColor("#2f5f9e"))
-    result.setColor(roles.HighlightedText, QColor("#ffffff"))
-    result.setColor(roles.Light, QColor("#3a3f48"))
-    result.setColor(roles.Midlight, QColor("#30343c"))
-    result.setColor(roles.Mid, QColor("#2a2d34"))
-    result.setColor(roles.Dark, QColor("#101216"))
-    result.setColor(roles.Shadow, QColor("#000000"))
+    shades = palette.DARK_SHADES
+    for role in ("Highlight", "HighlightedText", "Light", "Midlight", "Mid", "Dark", "Shadow"):
+        result.setColor(getattr(roles, role), c(shades[role]))
     disabled = QPalette.ColorGroup.Disabled
     for role in (roles.WindowText, roles.Text, roles.ButtonText):
-        result.setColor(disabled, role, QColor("#7b8290"))
+        result.setColor(disabled, role, c(shades["Disabled"]))
     return result
 
 
