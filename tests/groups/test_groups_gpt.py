@@ -169,6 +169,30 @@ def test_the_heads_of_a_position_are_one_stack(big):
                 assert is_convex(arrays, _members(grouping, head))
 
 
+def test_a_part_of_one_head_beside_the_heads_stack_is_titled_by_its_head(big):
+    """At level 3 the last position shows each head's weighted sum of the values (and its
+    scores' exp) beside the `attention head × 4` stack: each such box that takes from or
+    gives to one head only says which, `attention head 3: layer(24 → 4)`."""
+    built, arrays, grouping = big
+    found = 0
+    for stack in _titled(grouping, "attention head × 4"):
+        heads = [_members(grouping, grouping.groups[c]) for c in stack.children]
+        for g in grouping.groups:
+            if g.parent != stack.parent or g.kind != "structure":
+                continue
+            inside = _members(grouping, g)
+            touched = {h for h, nodes in enumerate(heads)
+                       if any(p in nodes for u in inside for p in arrays.parents[u])
+                       or any(p in inside for u in nodes for p in arrays.parents[u])}
+            if len(touched) == 1:
+                h = touched.pop()
+                assert g.title.startswith(f"attention head {h}: "), g.title
+                found += 1
+            else:
+                assert not g.title.startswith("attention head "), g.title
+    assert found >= 8  # the last position's four weighted sums and four scores
+
+
 def test_the_big_gpt_opens_on_a_screenful_whose_graph_of_groups_is_a_dag(big):
     built, arrays, grouping = big
     assert len(arrays) == 68_067

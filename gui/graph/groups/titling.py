@@ -64,6 +64,8 @@ def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnod
         word = "head " if d.title == "attention head" else "#"
         for k, g in enumerate(instances):
             drafts[g].title = names[k] if unique else f"{word}{k}"
+        if word == "head ":
+            _title_head_parts(arrays, s, drafts, kids, gnode_of, instances)
         _title_stack(s, drafts, kids, instances)
 
 
@@ -89,6 +91,31 @@ def _title_steps(arrays: GraphArrays, s: int, drafts: list[Draft], kids) -> None
         ks = [number[i] for i in _instances(g, drafts, kids)]
         drafts[g].title = f"positions {min(ks)}–{max(ks)}"
         todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
+
+
+def _title_head_parts(arrays: GraphArrays, s: int, drafts: list[Draft], kids, gnode_of,
+                      instances: list[int]) -> None:
+    """A part of one attention head left beside the heads' stack (its scores, or its
+    weighted sum of the values: each uses its own rows of a matrix, so the heads' parts
+    are not alike) is titled by its head, `attention head 3: layer(24 → 4)`, as the
+    stack's instances are `head 3`: a sibling that takes from one head only, or gives."""
+    head_of = {u: k for k, g in enumerate(instances) for u in _nodes_in(g, kids, gnode_of)}
+    part_of: dict[int, int] = {}
+    touched: dict[int, set[int]] = {}
+    for g in kids.get(drafts[s].parent, []):
+        if g != s and drafts[g].kind == "structure":
+            for u in _nodes_in(g, kids, gnode_of):
+                part_of[u] = g
+                touched.setdefault(g, set()).update(
+                    head_of[p] for p in arrays.parents[u] if p in head_of)
+    for u, k in head_of.items():
+        for p in arrays.parents[u]:
+            if p in part_of:
+                touched[part_of[p]].add(k)
+    for g, heads in touched.items():
+        if len(heads) == 1:
+            drafts[g].title = f"attention {drafts[instances[heads.pop()]].title}: " \
+                              f"{drafts[g].title}"
 
 
 def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
