@@ -5,6 +5,7 @@ how to open it."""
 from __future__ import annotations
 
 import html
+import re
 
 from engine.core.explain import number
 from engine.numbers import count
@@ -28,6 +29,8 @@ def describe_group(g: int, shown) -> str:
     outputs = _outputs(shown, g)
     rows = [("name", html.escape(group.title)), ("kind", KINDS.get(group.kind, "a group")),
             ("holds", count(group.members, "node"))]
+    if group.kind in ("stack", "instance"):
+        rows.append(("each computes", html.escape(_repeated(shown, group))))
     if group.kind == "stack":
         rows.append(("instances", html.escape(_instances(shown, group))))
     inside = [shown.groups[c].title for c in group.children]
@@ -69,6 +72,16 @@ def _outputs(shown, g: int) -> set[int]:
     return used
 
 
+def _repeated(shown, group) -> str:
+    """What each instance of the stack that holds `group` (or is it) computes: the
+    outermost stack's title without its count, `relu((Σ 16 terms + b) × c + c)`."""
+    groups = shown.groups
+    while group.parent >= 0 and (group.kind == "instance"
+                                 or groups[group.parent].kind == "stack"):
+        group = groups[group.parent]
+    return re.sub(r" × [\d,]+$", "", group.title)
+
+
 def _instances(shown, group) -> str:
     """How many instances a stack holds and the first and last few by name."""
     names, todo = [], list(group.children)
@@ -90,6 +103,12 @@ def _unit_name(shown, unit: int) -> str:
 
 
 def _listed(names: list[str]) -> str:
-    if len(names) <= LISTED:
-        return ", ".join(names)
-    return f"{', '.join(names[:LISTED])} and {len(names) - LISTED:,} more"
+    """The names in the order they come, each once, with how many times if more than
+    once (`layer(16 → 32) (× 7)`); LISTED of them, then how many more."""
+    times: dict[str, int] = {}
+    for name in names:
+        times[name] = times.get(name, 0) + 1
+    said = [name if k == 1 else f"{name} (× {k:,})" for name, k in times.items()]
+    if len(said) <= LISTED:
+        return ", ".join(said)
+    return f"{', '.join(said[:LISTED])} and {len(said) - LISTED:,} more"

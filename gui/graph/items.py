@@ -73,7 +73,7 @@ def elided(metrics: QFontMetricsF, title: str, width: float) -> str:
     """`title` cut to `width` with '…': a name made of a path (`model.layers[0].w[1]`)
     keeps the whole steps at its end, which tell its siblings apart (`…neurons[3].w[1]`,
     never `…urons[3].w[1]`); a formula keeps its start, cut after a whole word where one
-    ends in its second half."""
+    ends in its second half (`relu((Σ 16 terms + b) × …`, never `… × c + c) × 1…`)."""
     if metrics.horizontalAdvance(title) <= width:
         return title
     if _PATH.fullmatch(title) is not None and ("." in title or "[" in title):
@@ -90,9 +90,9 @@ def elided(metrics: QFontMetricsF, title: str, width: float) -> str:
     cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
     kept = cut[:-1]
     if title[len(kept)].isalnum() and kept[-1:].isalnum():  # cut inside a word
-        space = kept.rfind(" ")
-        if space >= len(kept) // 2:
-            return kept[:space].rstrip() + " …"
+        end = max((k for k, c in enumerate(kept) if not c.isalnum()), default=-1)
+        if end >= len(kept) // 2:  # after the last whole word: `… more: inputs[3]–…`
+            return kept[:end + 1].rstrip() + "…"
     return cut
 
 class ValueItem(QGraphicsRectItem):

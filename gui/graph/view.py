@@ -15,6 +15,7 @@ LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
 SMALLEST_TEXT_PT = 8.5    # the smallest text in the graph: boxes, edge labels, long op symbols
 READABLE_PX = 9.0         # a new graph is never shown with text smaller than this
 MARGIN_PX = 24            # room kept around the boxes of a step when following it
+EDGE_BAND = 0.15          # a step that comes into this outer part of the view is centred
 SCENE_MARGIN = 20.0       # scene units around the graph that the scroll bars reach
 FIT_MARGIN = 24.0         # ... and that a fit leaves: more, so that no scroll bar appears
 
@@ -281,18 +282,16 @@ class GraphView(QGraphicsView):
         return items
 
     def follow_step(self) -> None:
-        """Scroll just enough that the current step's box, its op and its parents'
-        boxes are whole on screen, with a margin, zooming out as little as makes them
-        fit (never below READABLE_PX text); if they cannot all be, the box, leaning
-        towards its parents."""
+        """Keep the current step's box, its op and its parents' boxes whole on screen and
+        clear of its edges (centred if they come near one), zooming out as little as
+        makes them fit (never below READABLE_PX text); else the box, leaning to them."""
         self._show_step(center=False)
 
     def _show_step(self, center: bool) -> bool:
         items = self.step_items()
         if not items:
             return False
-        # what to keep in view, most first: everything; the box, its operation and the
-        # labels it sends; the box and its operation; the box alone
+        # to keep in view, most first: everything; the box, its op and its labels; ...
         box = items[0].sceneBoundingRect()
         near = box
         scene = self.scene()
@@ -309,10 +308,10 @@ class GraphView(QGraphicsView):
         margin = MARGIN_PX / scale
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
         tiers = [everything, with_labels, near, box]
-        dx = _shift(visible.left(), visible.right(),
-                    [(r.left(), r.right()) for r in tiers], margin, center)
-        dy = _shift(visible.top(), visible.bottom(),
-                    [(r.top(), r.bottom()) for r in tiers], margin, center)
+        dx = _shift(visible.left(), visible.right(), [(r.left(), r.right()) for r in tiers],
+                    margin, center, EDGE_BAND * visible.width())
+        dy = _shift(visible.top(), visible.bottom(), [(r.top(), r.bottom()) for r in tiers],
+                    margin, center, EDGE_BAND * visible.height())
         self._scroll_by(dx * scale, dy * scale)
         return True
 
@@ -394,12 +393,12 @@ class GraphView(QGraphicsView):
 
 
 def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: float,
-           center: bool) -> float:
+           center: bool, band: float = 0.0) -> float:
     """How far to move the window [low, high] along one axis so that the first of
-    `spans` (largest first) that can be is inside it with `margin`: by the shortest
-    move, or with `center` centred. When the first (everything) cannot be, the window
-    leans towards it as far as keeps the chosen span inside: as much of the step's
-    parents on screen as there is room for."""
+    `spans` (largest first) that can be is inside it with `margin`: not at all while it
+    is clear of the outer `band`, else centred (or if `center`), else (too big to be
+    clear) by the shortest move. When the first (everything) cannot be inside, the window
+    leans towards it as far as keeps the chosen span inside."""
     room = high - low
     for span_low, span_high in spans:
         a, b = span_low - margin, span_high + margin
@@ -407,7 +406,9 @@ def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: fl
             break
     else:  # not even the box fits: show its start
         return a - low
-    if center:
+    clear = span_high - span_low <= room - 2 * max(band, margin)
+    if center or (clear and spans[0] == (span_low, span_high) and (
+            span_low < low + band or span_high > high - band)):
         return (a + b) / 2 - (low + high) / 2
     if spans[0][1] - spans[0][0] + 2 * margin > room:
         whole = (spans[0][0] + spans[0][1]) / 2 - room / 2

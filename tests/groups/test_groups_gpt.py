@@ -250,10 +250,18 @@ def test_a_long_chain_of_layers_is_a_stack_whose_parts_say_which_layers():
     stacks = [g for g in grouping.groups if g.kind == "stack"]
     top = [g for g in stacks if g.parent < 0 or grouping.groups[g.parent].kind != "stack"]
     assert len(top) == 1 and top[0].title == "tanh(… × w[1] + b[1]) × 249"  # layer 1 on
-    parts = [grouping.groups[c] for c in top[0].children]
+    first = [grouping.groups[c] for c in top[0].children]  # three layers and the rest
+    assert [g.kind for g in first] == ["instance"] * 3 + ["stack"]
+    assert first[-1].instances == 246 and first[-1].title.startswith("… 246 more: ")
+    parts = [grouping.groups[c] for c in first[-1].children]
     assert len(parts) >= 3 and all(p.kind == "stack" for p in parts)
-    assert sum(p.instances for p in parts) == 249
+    assert sum(p.instances for p in parts) == 246
     for part in parts:
-        first, last = (grouping.groups[part.children[0]].title,
-                       grouping.groups[part.children[-1]].title)
-        assert part.title.endswith(f": {first}–{last}") and not re.search(r"× \d", part.title)
+        ends = [part]
+        while ends[0].kind == "stack":  # its first and last layers, through its parts
+            ends = [grouping.groups[ends[0].children[0]], grouping.groups[ends[-1].children[-1]]]
+        a, b = (re.fullmatch(r"(.+)\[(\d+)\]", g.title) for g in ends)  # `w[3–12]`
+        said = f"{a[1]}[{a[2]}–{b[2]}]" if a and b and a[1] == b[1] else \
+            f"{ends[0].title}–{ends[-1].title}"
+        assert part.title == said, part.title
+        assert not re.search(r"× \d", part.title)

@@ -44,6 +44,7 @@ def test_a_selected_stack_is_described_in_the_inspector(window, qtbot):
     text = select(window, stack.id)
     assert f"name {stack.title}" in text
     assert f"{stack.members:,} nodes" in text
+    assert f"each computes {stack.title.removesuffix(' × 4')} instances" in text
     names = [grouping.groups[c].title for c in stack.children]
     assert f"instances {len(names)}: {', '.join(names)}" in text
     outputs = len({p for c, ps in enumerate(shown.arrays.parents) if c not in shown.members(

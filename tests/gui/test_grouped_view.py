@@ -1,11 +1,12 @@
 """What the view shows of a grouped graph: it opens on the output, readable; every step
 at the level shown (Right, Left, Home, End) and every group opened or closed keeps the
-current unit and the units it sends to on screen, with a margin."""
+current unit and the units it sends to on screen, with a margin, and a step that comes
+near the view's edge is brought well inside (centred), not left at the margin."""
 
 import pytest
 from PySide6.QtCore import QRectF
 
-from gui.graph.view import MARGIN_PX
+from gui.graph.view import EDGE_BAND, MARGIN_PX
 from tests.gui.grouped_models import load_grouped
 
 
@@ -121,6 +122,41 @@ def test_every_step_backward_and_forward_keeps_the_unit_and_its_senders_in_view(
     check_step_in_view(view)
 
 
+def check_well_inside(view) -> int:
+    """The current unit is clear of the view's outer EDGE_BAND on each axis, unless the
+    scroll bar is at its end that way or the unit and its senders span too much of the
+    view to be; how many axes were checked."""
+    current, senders = unit_items(view)
+    span = QRectF(current.sceneBoundingRect())
+    for item in senders:
+        span = span.united(item.sceneBoundingRect())
+    shown, box, checked = visible(view), current.sceneBoundingRect(), 0
+    for low, high, size, bar in (
+            (box.left() - shown.left(), shown.right() - box.right(), span.width(),
+             view.horizontalScrollBar()),
+            (box.top() - shown.top(), shown.bottom() - box.bottom(), span.height(),
+             view.verticalScrollBar())):
+        whole = (shown.width() if bar is view.horizontalScrollBar() else shown.height())
+        band = EDGE_BAND * whole
+        if size + 2 * max(band, MARGIN_PX / view.scale_factor()) > whole:
+            continue
+        checked += 1
+        assert low >= band - 1 or bar.value() == bar.minimum(), (low, band)
+        assert high >= band - 1 or bar.value() == bar.maximum(), (high, band)
+    return checked
+
+
+def test_a_step_near_the_edge_of_the_view_is_brought_well_inside(zoomed_in):
+    window, _ = zoomed_in
+    tab, view = window.graph_tab, window.graph_tab.view
+    checked = 0
+    while tab.actions["step"].isEnabled():
+        tab.actions["step"].trigger()
+        checked += check_well_inside(view)
+        check_step_in_view(view)
+    assert checked > 10
+
+
 def test_the_view_does_not_move_while_the_step_is_in_view(zoomed_in):
     window, _ = zoomed_in
     tab, view = window.graph_tab, window.graph_tab.view
@@ -133,7 +169,7 @@ def test_the_view_does_not_move_while_the_step_is_in_view(zoomed_in):
 
 def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot):
     window, grouping = zoomed_in
-    window.resize(2600, 1600)
+    window.resize(1600, 1000)
     tab, view = window.graph_tab, window.graph_tab.view
     stack = next(g for g in grouping.groups if g.kind == "stack")
     stepper = window.session.stepper

@@ -6,11 +6,15 @@ results (`losses[3]`), a sequence's steps by position, merged stages as a head."
 
 from __future__ import annotations
 
+import re
+
 from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.names import path_parts, path_prefixes
-from gui.graph.groups.repetition import STAGES
+from gui.graph.groups.repetition import REST, STAGES
 from gui.graph.groups.structure import Draft
 from gui.graph.groups.titles import Describer
+
+_INDEXED = re.compile(r"(.+)\[(\d+)\]")  # a name ending in an index: `inputs[7]`
 
 
 def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> None:
@@ -128,16 +132,27 @@ def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
 
 
 def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> None:
-    """The stack `relu(…) × 100`; a part of it (its box says how many) by the first and
-    the last instance it holds: `relu(…): inputs[0]–inputs[49]`."""
+    """The stack `relu(…) × 100`; the stack of its instances after the first few by how
+    many they are and the first and the last, `… 97 more: inputs[3–99]`, and a part of
+    that (its box says how many) by its first and last, `inputs[3–12]`."""
     base = drafts[s].title
     drafts[s].title = f"{base} × {len(instances)}"
     todo = [k for k in kids.get(s, []) if drafts[k].kind == "stack"]
     while todo:
         g = todo.pop()
         inside = _instances(g, drafts, kids)
-        drafts[g].title = f"{base}: {drafts[inside[0]].title}–{drafts[inside[-1]].title}"
+        ends = _range(drafts[inside[0]].title, drafts[inside[-1]].title)
+        drafts[g].title = f"… {len(inside):,} more: {ends}" if drafts[g].title == REST \
+            else ends
         todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
+
+
+def _range(first: str, last: str) -> str:
+    """`inputs[3–12]` for `inputs[3]` to `inputs[12]`, else `#3–#12`, `a–b`."""
+    a, b = _INDEXED.fullmatch(first), _INDEXED.fullmatch(last)
+    if a and b and a[1] == b[1]:
+        return f"{a[1]}[{a[2]}–{b[2]}]"
+    return f"{first}–{last}"
 
 
 def _nodes_in(g: int, kids: dict[int, list[int]], direct: dict[int, list[int]]) -> list[int]:
