@@ -167,9 +167,10 @@ def test_the_view_does_not_move_while_the_step_is_in_view(zoomed_in):
         assert visible(view) == before
 
 
-def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot):
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 720)])
+def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot, size):
     window, grouping = zoomed_in
-    window.resize(1600, 1000)
+    window.resize(*size)
     tab, view = window.graph_tab, window.graph_tab.view
     stack = next(g for g in grouping.groups if g.kind == "stack")
     stepper = window.session.stepper
@@ -193,3 +194,40 @@ def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot):
     tab.expansion.collapse(stack.id)
     qtbot.waitUntil(lambda: tab.scene is not before and ready(window), timeout=60_000)
     assert check_step_in_view(view) >= 3  # the stack's backward, sent to the layers
+
+
+def test_the_samples_stack_opens_on_a_few_samples_and_one_box_for_the_rest(qtbot):
+    """micrograd's demo on 20 points: opened, the stack of samples draws its first three
+    and one stack of the other 17, each with an edge from each layer, not 20 boxes and
+    60 edges from three boxes (a wall); the rest opens on parts of ten at most."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(20)  # its parameters and inputs named after this variable
+    window = debug(demo.loss, block=False)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: ready(window), timeout=180_000)
+    tab = window.graph_tab
+    grouping = tab.expansion.shown.grouping
+    stack = next(g for g in grouping.groups if g.kind == "stack" and g.instances == 20)
+    for g in (stack.id, stack.children[-1]):
+        opened, up = set(), g
+        while up >= 0:  # g and what holds it open, nothing else
+            opened.add(up)
+            up = grouping.groups[up].parent
+        before = tab.scene
+        tab.expansion.draw(opened)
+        qtbot.waitUntil(lambda old=before: tab.scene is not old and ready(window),
+                        timeout=120_000)
+        shown = tab.scene.shown
+        assert shown.expanded == opened
+        children = [-1 - c for c in grouping.groups[g].children]
+        assert all(-1 - u in tab.scene.group_items for u in children)
+        into = [(s, t) for s, t, _ in shown.quotient.edges if t in children]
+        assert len(children) <= 10 and len(into) <= 4 * len(children)
+        assert len({s for s, _ in into}) <= 4  # the layers (and the inputs' names)
+    assert len(grouping.groups[stack.id].children) == 4
+    rest = grouping.groups[stack.children[-1]]
+    assert rest.kind == "stack" and rest.instances == 17
+    assert tab.scene.group_items[rest.children[0]].texts()[0].startswith("demo.inputs[3")
+    window.close()
