@@ -4,6 +4,8 @@ objects say its pieces are (a neuron's parameters, a sample's nodes)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.core.value import topological_order
@@ -230,3 +232,23 @@ def test_a_grouping_crosses_to_and_from_a_child_process_as_it_is(gpt):
     import pickle
     built, arrays, grouping, _ = gpt
     assert pickle.loads(pickle.dumps((arrays, grouping))) == (arrays, grouping)
+
+
+def test_twelve_heads_are_one_stack_of_heads_opened_on_three_and_the_rest():
+    """12 heads: their stages (scores, softmax, weighted sum) merged into one stack of
+    12 heads first, which then opens on its first three heads and one stack of the rest,
+    not three stacks of stages each cut into three and the rest."""
+    built = microgpt_step(positions=3, vocab=11, n_embd=24, n_head=12)
+    nodes, roles = graph_of(built.loss)
+    arrays = arrays_of(nodes, roles)
+    grouping = group_graph(arrays)
+    heads = [g for g in grouping.groups if g.title == "attention head × 12"]
+    assert len(heads) == 2  # the positions that attend to more than themselves
+    for stack in heads:
+        first = [grouping.groups[c] for c in stack.children]
+        assert [g.title for g in first[:3]] == ["head 0", "head 1", "head 2"]
+        assert first[3].title == "… 9 more: head 3–head 11" and first[3].instances == 9
+        assert all(any(grouping.groups[k].title.startswith("softmax(") for k in g.children)
+                   for g in first[:3])
+    assert not [g for g in grouping.groups if re.fullmatch(r"(softmax|layer)\(.*\) × 12",
+                                                         g.title)]

@@ -56,8 +56,8 @@ def _group(arrays: GraphArrays) -> Grouping:
     layer_drafts(arrays, regions.consumers, drafts, members)
     row_drafts(arrays, regions, drafts, gnode, members)
     stack_drafts(arrays, regions.consumers, drafts, members)
+    zip_stacks(drafts, regions.consumers, members)  # stages of 12 heads, before a split
     chunk_stacks(drafts, regions.consumers, members)
-    zip_stacks(drafts, regions.consumers, members)
     drafts, gnode = _compact(drafts, gnode)
     loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
              and arrays.labels[i]]
