@@ -394,27 +394,23 @@ class GraphView(QGraphicsView):
 
 def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: float,
            center: bool, band: float = 0.0) -> float:
-    """How far to move the window [low, high] along one axis so that the first of
-    `spans` (largest first) that can be is inside it with `margin`: not at all while it
-    is clear of the outer `band`, else centred (or if `center`), else (too big to be
-    clear) by the shortest move. When the first (everything) cannot be inside, the window
-    leans towards it as far as keeps the chosen span inside."""
-    room = high - low
-    for span_low, span_high in spans:
-        a, b = span_low - margin, span_high + margin
-        if b - a <= room:
-            break
-    else:  # not even the box fits: show its start
-        return a - low
-    clear = span_high - span_low <= room - 2 * max(band, margin)
-    if center or (clear and spans[0] == (span_low, span_high) and (
-            span_low < low + band or span_high > high - band)):
-        return (a + b) / 2 - (low + high) / 2
-    if spans[0][1] - spans[0][0] + 2 * margin > room:
-        whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
-        return min(max(whole, b - room), a) - low
-    if a < low:
-        return a - low
-    if b > high:
-        return b - high
-    return 0.0
+    """How far to move the window [low, high] along one axis for the step's `spans`
+    (largest first: everything, ..., the box). If everything fits with `margin`: not at
+    all while it is clear of the outer `band` (or, too big for that, inside the margin),
+    else centred (and with `center`). Else the window leans towards everything as far as
+    keeps the largest span that fits clear of the band (or, too big, inside the margin)."""
+    room, pad = high - low, max(band, margin)
+    fits = [s for s in spans if s[1] - s[0] + 2 * margin <= room * 1.000001]  # zoomed to
+    if not fits:  # not even the box fits: show its start
+        return spans[-1][0] - margin - low
+    span_low, span_high = fits[0]
+    if center:
+        return (span_low + span_high) / 2 - (low + high) / 2
+    if fits[0] == spans[0]:
+        edge = pad if span_high - span_low + 2 * pad <= room else margin
+        if span_low < low + edge or span_high > high - edge:
+            return (span_low + span_high) / 2 - (low + high) / 2
+        return 0.0
+    edge = pad if span_high - span_low + 2 * pad <= room else margin
+    whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
+    return min(max(whole, span_high + edge - room), span_low - edge) - low
