@@ -26,6 +26,7 @@ from engine.numbers import (
     product,
     scientific,
 )
+from gui.graph.group_inspector import describe_group
 from gui.graph.spec import box_title
 from gui.palette import hex_of
 
@@ -200,7 +201,8 @@ def _cancelled_paths(grad: float, received) -> str:
 
 
 class Inspector(QTextBrowser):
-    """Shows `describe_node` for the selected node, or the current step's node."""
+    """Shows `describe_node` for the selected node, or the current step's node, and
+    `describe_group` for a selected group."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -214,3 +216,7 @@ class Inspector(QTextBrowser):
             self.clear()
             return
         self.setHtml(describe_node(node, stepper, role, tf_grad, levels))
+
+    def show_group(self, g: int, shown) -> None:
+        """Collapsed group `g` of `shown` (a gui.graph.grouped.Shown): see describe_group."""
+        self.setHtml(describe_group(g, shown))

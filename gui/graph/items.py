@@ -64,15 +64,34 @@ def _text(parent: QGraphicsItem, size: float, bold: bool = False) -> QGraphicsSi
 
 
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\[\]]*\])*")
+_TOKEN = re.compile(r"\.?[A-Za-z_]\w*|\[[^\[\]]*\]")  # a path's steps: `.w`, `[1]`
 
 
 def elided(metrics: QFontMetricsF, title: str, width: float) -> str:
     """`title` cut to `width` with '…': a name made of a path (`model.layers[0].w[1]`)
-    keeps its end, which tells its siblings apart (`…neurons[3].w[1]`); a formula keeps
-    its start."""
-    path = _PATH.fullmatch(title) is not None and ("." in title or "[" in title)
-    mode = Qt.TextElideMode.ElideLeft if path else Qt.TextElideMode.ElideRight
-    return metrics.elidedText(title, mode, width)
+    keeps the whole steps at its end, which tell its siblings apart (`…neurons[3].w[1]`,
+    never `…urons[3].w[1]`); a formula keeps its start, cut after a whole word where one
+    ends in its second half (`relu((Σ 16 terms + b) × …`, never `… × c + c) × 1…`)."""
+    if metrics.horizontalAdvance(title) <= width:
+        return title
+    if _PATH.fullmatch(title) is not None and ("." in title or "[" in title):
+        steps = _TOKEN.findall(title)
+        tail = ""
+        for step in reversed(steps[1:]):
+            longer = step + tail
+            if metrics.horizontalAdvance("…" + longer.lstrip(".")) > width:
+                break
+            tail = longer
+        if tail:
+            return "…" + tail.lstrip(".")
+        return metrics.elidedText(steps[-1].lstrip("."), Qt.TextElideMode.ElideRight, width)
+    cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
+    kept = cut[:-1]
+    if title[len(kept)].isalnum() and kept[-1:].isalnum():  # cut inside a word
+        end = max((k for k, c in enumerate(kept) if not c.isalnum()), default=-1)
+        if end >= len(kept) // 2:  # after the last whole word: `… more: inputs[3]–…`
+            return kept[:end + 1].rstrip() + "…"
+    return cut
 
 class ValueItem(QGraphicsRectItem):
     """A value node: its name, then its value and its gradient, each labelled.
@@ -313,6 +332,12 @@ def group_size(title: str, stack: bool) -> tuple[float, float]:
     return min(GROUP_W_MAX, max(GROUP_W_MIN, width)) + extra, VALUE_H + extra
 
 
+def outputs_said(outputs: int, members: int) -> str:
+    """What a box of many outputs says under its count instead of one value: how many of
+    its nodes are used outside it, or that all are (its count already says how many)."""
+    return "all used outside it" if outputs >= members else f"{outputs:,} used outside it"
+
+
 class GroupItem(QGraphicsPathItem):
     """A collapsed group: its title, how many nodes it stands for ('× 100' for a stack,
     drawn as a pile of boxes), and its output's value and gradient once known."""
@@ -331,7 +356,7 @@ class GroupItem(QGraphicsPathItem):
         self.setPath(path)
         self.setBrush(GROUP_FILL)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
-        self.setToolTip(tip)
+        self.setToolTip(tip if tip.startswith(title) else f"{title}\n{tip}")  # uncut
         for k in (2, 1) if instances else ():  # the pile behind
             back = QPainterPath()
             back.addRoundedRect(rect.translated(k * STACK_OFFSET, -k * STACK_OFFSET), 8, 8)

@@ -41,6 +41,7 @@ from gui.graph.items import (
     OpItem,
     ValueItem,
     add_head,
+    outputs_said,
     pen,
     segments_path,
 )
@@ -169,7 +170,8 @@ class GraphScene(QGraphicsScene):
                 self.group_items[i] = item
                 outputs = self._outputs(i)
                 if outputs > 1:
-                    item.set_state(f"({outputs:,} outputs)", "", INK, 1.0, True, numbers=False)
+                    item.set_state(outputs_said(outputs, group.members), "", INK, 1.0, True,
+                                   numbers=False)
             elif node_id[0] == "o":
                 item = OpItem(i, spec.symbols[i], spec.sizes[k][0], labels=not large)
                 self.op_items[i] = item
@@ -478,7 +480,7 @@ class GraphScene(QGraphicsScene):
                          else (INK, 1.0))
         outputs = self._outputs(g)
         if outputs > 1:  # no one value is the group's: the box says how many it has
-            self.group_items[g].set_state(f"({outputs:,} outputs)", "", border, width,
+            self.group_items[g].set_state(outputs_said(outputs, len(members)), "", border, width,
                                           faint=not revealed, numbers=False)
         else:
             self.group_items[g].set_state(value_text(node, 4) if revealed else "?",

@@ -15,6 +15,7 @@ LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
 SMALLEST_TEXT_PT = 8.5    # the smallest text in the graph: boxes, edge labels, long op symbols
 READABLE_PX = 9.0         # a new graph is never shown with text smaller than this
 MARGIN_PX = 24            # room kept around the boxes of a step when following it
+EDGE_BAND = 0.15          # a step that comes into this outer part of the view is centred
 SCENE_MARGIN = 20.0       # scene units around the graph that the scroll bars reach
 FIT_MARGIN = 24.0         # ... and that a fit leaves: more, so that no scroll bar appears
 
@@ -281,18 +282,16 @@ class GraphView(QGraphicsView):
         return items
 
     def follow_step(self) -> None:
-        """Scroll just enough that the current step's box, its op and its parents'
-        boxes are whole on screen, with a margin, zooming out as little as makes them
-        fit (never below READABLE_PX text); if they cannot all be, the box, leaning
-        towards its parents."""
+        """Keep the current step's box, its op and its parents' boxes whole on screen and
+        clear of its edges (centred if they come near one), zooming out as little as
+        makes them fit (never below READABLE_PX text); else the box, leaning to them."""
         self._show_step(center=False)
 
     def _show_step(self, center: bool) -> bool:
         items = self.step_items()
         if not items:
             return False
-        # what to keep in view, most first: everything; the box, its operation and the
-        # labels it sends; the box and its operation; the box alone
+        # to keep in view, most first: everything; the box, its op and its labels; ...
         box = items[0].sceneBoundingRect()
         near = box
         scene = self.scene()
@@ -309,10 +308,10 @@ class GraphView(QGraphicsView):
         margin = MARGIN_PX / scale
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
         tiers = [everything, with_labels, near, box]
-        dx = _shift(visible.left(), visible.right(),
-                    [(r.left(), r.right()) for r in tiers], margin, center)
-        dy = _shift(visible.top(), visible.bottom(),
-                    [(r.top(), r.bottom()) for r in tiers], margin, center)
+        dx = _shift(visible.left(), visible.right(), [(r.left(), r.right()) for r in tiers],
+                    margin, center, EDGE_BAND * visible.width())
+        dy = _shift(visible.top(), visible.bottom(), [(r.top(), r.bottom()) for r in tiers],
+                    margin, center, EDGE_BAND * visible.height())
         self._scroll_by(dx * scale, dy * scale)
         return True
 
@@ -394,26 +393,24 @@ class GraphView(QGraphicsView):
 
 
 def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: float,
-           center: bool) -> float:
-    """How far to move the window [low, high] along one axis so that the first of
-    `spans` (largest first) that can be is inside it with `margin`: by the shortest
-    move, or with `center` centred. When the first (everything) cannot be, the window
-    leans towards it as far as keeps the chosen span inside: as much of the step's
-    parents on screen as there is room for."""
-    room = high - low
-    for span_low, span_high in spans:
-        a, b = span_low - margin, span_high + margin
-        if b - a <= room:
-            break
-    else:  # not even the box fits: show its start
-        return a - low
+           center: bool, band: float = 0.0) -> float:
+    """How far to move the window [low, high] along one axis for the step's `spans`
+    (largest first: everything, ..., the box). If everything fits with `margin`: not at
+    all while it is clear of the outer `band` (or, too big for that, inside the margin),
+    else centred (and with `center`). Else the window leans towards everything as far as
+    keeps the largest span that fits clear of the band (or, too big, inside the margin)."""
+    room, pad = high - low, max(band, margin)
+    fits = [s for s in spans if s[1] - s[0] + 2 * margin <= room * 1.000001]  # zoomed to
+    if not fits:  # not even the box fits: show its start
+        return spans[-1][0] - margin - low
+    span_low, span_high = fits[0]
     if center:
-        return (a + b) / 2 - (low + high) / 2
-    if spans[0][1] - spans[0][0] + 2 * margin > room:
-        whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
-        return min(max(whole, b - room), a) - low
-    if a < low:
-        return a - low
-    if b > high:
-        return b - high
-    return 0.0
+        return (span_low + span_high) / 2 - (low + high) / 2
+    if fits[0] == spans[0]:
+        edge = pad if span_high - span_low + 2 * pad <= room else margin
+        if span_low < low + edge or span_high > high - edge:
+            return (span_low + span_high) / 2 - (low + high) / 2
+        return 0.0
+    edge = pad if span_high - span_low + 2 * pad <= room else margin
+    whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
+    return min(max(whole, span_high + edge - room), span_low - edge) - low

@@ -407,6 +407,10 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         scene = self.graph_tab.scene
         stepper = self.session.stepper
         selected = scene.selectedItems()
+        group = scene.group_at(selected[0]) if selected else None
+        if group is not None:  # a collapsed group: what it is, holds, takes and gives
+            self.inspector.show_group(group, self.graph_tab.expansion.shown)
+            return
         node = scene.node_at(selected[0]) if selected else None
         if node is None and stepper is not None:
             current = stepper.current

@@ -63,7 +63,15 @@ def check_grouping(arrays: GraphArrays, grouping: Grouping, convex: bool = True)
         assert [grouping.groups[c].first for c in group.children] == sorted(
             grouping.groups[c].first for c in group.children)
         if group.kind == "stack":
-            assert group.instances == len(group.children) >= 2
+            assert len(group.children) >= 2
+            held, todo = 0, list(group.children)  # its instances, through its parts
+            while todo:
+                child = grouping.groups[todo.pop()]
+                if child.kind == "stack":
+                    todo.extend(child.children)
+                else:
+                    held += 1
+            assert group.instances == held
             assert all(grouping.groups[c].kind in ("instance", "stack")
                        for c in group.children)
         if group.parent >= 0:

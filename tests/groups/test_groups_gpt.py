@@ -169,6 +169,30 @@ def test_the_heads_of_a_position_are_one_stack(big):
                 assert is_convex(arrays, _members(grouping, head))
 
 
+def test_a_part_of_one_head_beside_the_heads_stack_is_titled_by_its_head(big):
+    """At level 3 the last position shows each head's weighted sum of the values (and its
+    scores' exp) beside the `attention head × 4` stack: each such box that takes from or
+    gives to one head only says which, `attention head 3: layer(24 → 4)`."""
+    built, arrays, grouping = big
+    found = 0
+    for stack in _titled(grouping, "attention head × 4"):
+        heads = [_members(grouping, grouping.groups[c]) for c in stack.children]
+        for g in grouping.groups:
+            if g.parent != stack.parent or g.kind != "structure":
+                continue
+            inside = _members(grouping, g)
+            touched = {h for h, nodes in enumerate(heads)
+                       if any(p in nodes for u in inside for p in arrays.parents[u])
+                       or any(p in inside for u in nodes for p in arrays.parents[u])}
+            if len(touched) == 1:
+                h = touched.pop()
+                assert g.title.startswith(f"attention head {h}: "), g.title
+                found += 1
+            else:
+                assert not g.title.startswith("attention head "), g.title
+    assert found >= 8  # the last position's four weighted sums and four scores
+
+
 def test_the_big_gpt_opens_on_a_screenful_whose_graph_of_groups_is_a_dag(big):
     built, arrays, grouping = big
     assert len(arrays) == 68_067
@@ -226,10 +250,18 @@ def test_a_long_chain_of_layers_is_a_stack_whose_parts_say_which_layers():
     stacks = [g for g in grouping.groups if g.kind == "stack"]
     top = [g for g in stacks if g.parent < 0 or grouping.groups[g.parent].kind != "stack"]
     assert len(top) == 1 and top[0].title == "tanh(… × w[1] + b[1]) × 249"  # layer 1 on
-    parts = [grouping.groups[c] for c in top[0].children]
+    first = [grouping.groups[c] for c in top[0].children]  # three layers and the rest
+    assert [g.kind for g in first] == ["instance"] * 3 + ["stack"]
+    assert first[-1].instances == 246 and first[-1].title.startswith("… 246 more: ")
+    parts = [grouping.groups[c] for c in first[-1].children]
     assert len(parts) >= 3 and all(p.kind == "stack" for p in parts)
-    assert sum(p.instances for p in parts) == 249
+    assert sum(p.instances for p in parts) == 246
     for part in parts:
-        first, last = (grouping.groups[part.children[0]].title,
-                       grouping.groups[part.children[-1]].title)
-        assert part.title.endswith(f": {first}–{last}") and not re.search(r"× \d", part.title)
+        ends = [part]
+        while ends[0].kind == "stack":  # its first and last layers, through its parts
+            ends = [grouping.groups[ends[0].children[0]], grouping.groups[ends[-1].children[-1]]]
+        a, b = (re.fullmatch(r"(.+)\[(\d+)\]", g.title) for g in ends)  # `w[3–12]`
+        said = f"{a[1]}[{a[2]}–{b[2]}]" if a and b and a[1] == b[1] else \
+            f"{ends[0].title}–{ends[-1].title}"
+        assert part.title == said, part.title
+        assert not re.search(r"× \d", part.title)

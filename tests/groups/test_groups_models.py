@@ -4,6 +4,8 @@ objects say its pieces are (a neuron's parameters, a sample's nodes)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.core.value import topological_order
@@ -123,16 +125,34 @@ def test_the_100_point_mlp_is_a_stack_of_100_samples():
     check_grouping(arrays, grouping, convex=False)  # brute force is for smaller graphs
     stack = next(g for g in grouping.groups if g.kind == "stack")
     assert stack.instances == 100 and stack.title.endswith("× 100")
-    assert [grouping.groups[c].title for c in stack.children] == [
-        f"inputs[{s}]" for s in range(100)]
+    samples = _instances(grouping, stack)
+    assert [g.title for g in samples] == [f"inputs[{s}]" for s in range(100)]
     reg = built.loss.parents[1]
     for s in (0, 57, 99):
         others = [loss for t, loss in enumerate(built.losses) if t != s] + [reg]
-        assert _members(grouping, grouping.groups[stack.children[s]]) == _own(
-            built.losses[s], others, index)
+        assert _members(grouping, samples[s]) == _own(built.losses[s], others, index)
+    # opened, it shows its first three samples and the other 97 as one stack, which
+    # opens on parts of ten: no level draws more than a few boxes with their edges
+    first = [grouping.groups[c] for c in stack.children]
+    assert [g.title for g in first] == ["inputs[0]", "inputs[1]", "inputs[2]",
+                                        "… 97 more: inputs[3–99]"]
+    rest = first[-1]
+    assert rest.kind == "stack" and rest.instances == 97
+    parts = [grouping.groups[c] for c in rest.children]
+    assert len(parts) == 10 and all(p.kind == "stack" and p.instances <= 10 for p in parts)
+    assert parts[0].title == "inputs[3–12]" and sum(p.instances for p in parts) == 97
     model = next(g for g in grouping.groups if g.title == "model")
     assert model.members == len(built.model.parameters())
     assert shown_units(grouping, initial_expansion(grouping)) <= 60
+
+
+def _instances(grouping, stack) -> list:
+    """A stack's instances in order, through the stacks of its parts."""
+    found = []
+    for c in stack.children:
+        child = grouping.groups[c]
+        found.extend(_instances(grouping, child) if child.kind == "stack" else [child])
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -212,3 +232,23 @@ def test_a_grouping_crosses_to_and_from_a_child_process_as_it_is(gpt):
     import pickle
     built, arrays, grouping, _ = gpt
     assert pickle.loads(pickle.dumps((arrays, grouping))) == (arrays, grouping)
+
+
+def test_twelve_heads_are_one_stack_of_heads_opened_on_three_and_the_rest():
+    """12 heads: their stages (scores, softmax, weighted sum) merged into one stack of
+    12 heads first, which then opens on its first three heads and one stack of the rest,
+    not three stacks of stages each cut into three and the rest."""
+    built = microgpt_step(positions=3, vocab=11, n_embd=24, n_head=12)
+    nodes, roles = graph_of(built.loss)
+    arrays = arrays_of(nodes, roles)
+    grouping = group_graph(arrays)
+    heads = [g for g in grouping.groups if g.title == "attention head × 12"]
+    assert len(heads) == 2  # the positions that attend to more than themselves
+    for stack in heads:
+        first = [grouping.groups[c] for c in stack.children]
+        assert [g.title for g in first[:3]] == ["head 0", "head 1", "head 2"]
+        assert first[3].title == "… 9 more: head 3–head 11" and first[3].instances == 9
+        assert all(any(grouping.groups[k].title.startswith("softmax(") for k in g.children)
+                   for g in first[:3])
+    assert not [g for g in grouping.groups if re.fullmatch(r"(softmax|layer)\(.*\) × 12",
+                                                         g.title)]

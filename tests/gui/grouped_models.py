@@ -1,6 +1,8 @@
 """An MLP on this engine's Values with a grouping made by hand, as it is built: the
 parameters of each layer and neuron ('names'), each neuron's Σ w·x + b and its relu
-('structure'), each sample ('instance') in a stack of them ('stack'). The nodes come in
+('structure'), each sample ('instance') in a stack of them ('stack'; past SHORT samples,
+the first FIRST and a stack of the rest, as gui/graph/groups/repetition.py makes a long
+stack). The nodes come in
 the order they were made (topological), in which every group is a contiguous run, so the
 grouping's order is range(n). For the drawing's tests before and besides the real
 grouping (gui/graph/groups)."""
@@ -14,6 +16,7 @@ from engine.core.stepping import Stepper
 from engine.core.value import Value
 from engine.language.program import INPUT, Instruction, Program
 from gui.graph.groups.model import GraphArrays, Group, Grouping
+from gui.graph.groups.repetition import FIRST, SHORT
 
 
 class _Recorder:
@@ -51,8 +54,8 @@ class _Recorder:
         g = self.groups[self.stack.pop()]
         g.last = len(self.nodes)
         g.members = g.last - g.first
-        if g.kind == "stack":
-            g.instances = len(g.children)
+        if g.kind == "stack":  # its instances, through the stack of the rest
+            g.instances = sum(self.groups[c].instances or 1 for c in g.children)
 
     def grouping(self) -> Grouping:
         n = len(self.nodes)
@@ -87,6 +90,8 @@ def grouped_mlp(points: int = 4, sizes=(2, 3, 1), seed: int = 0):
     rec.open("stack", f"sample × {points}")
     terms = []
     for s in range(points):
+        if s == FIRST and points > SHORT:  # as the app opens a long stack: a few, the rest
+            rec.open("stack", f"… {points - FIRST} more")
         rec.open("instance", f"sample {s}")
         x = [Value(rnd.uniform(-2, 2), f"inputs[{s}][{k}]") for k in range(sizes[0])]
         rec.take(*x)
@@ -107,6 +112,8 @@ def grouped_mlp(points: int = 4, sizes=(2, 3, 1), seed: int = 0):
         rec.take(term)
         rec.close()
         terms.append(term)
+    if points > SHORT:
+        rec.close()
     rec.close()
     for term in terms:
         total = total + term

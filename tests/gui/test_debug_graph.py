@@ -182,11 +182,15 @@ def test_a_big_python_graph_is_grouped_before_its_steps_are_made(qtbot, monkeypa
     assert shown.stepper is window.session.stepper
     assert shown.grouping.groups and len(shown.expanded) < len(shown.grouping.groups)
     assert window.windowTitle().startswith("debug(demo.loss)")  # the expression passed
-    # a box of parameters, or a stack of 20 samples, says how many outputs it has, not
-    # one of their values
+    # a box of parameters, or a stack of 20 samples, says how many of its nodes are used
+    # outside it (each number once), not one of their values
     texts = {shown.groups[g].kind: item.texts()[1] for g, item in tab.scene.group_items.items()}
-    assert texts["names"].endswith(" outputs)") and "value" not in texts["names"]
-    assert texts["stack"].endswith("\n(20 outputs)")
+    assert texts["names"].endswith(" nodes\nall used outside it") and "value" not in texts["names"]
+    stacks = [(shown.groups[g], item.texts()[1]) for g, item in tab.scene.group_items.items()
+              if shown.groups[g].kind == "stack"]
+    assert stacks  # the samples, or a part of them: one output each
+    for group, text in stacks:
+        assert text.endswith(f"\n{group.instances} used outside it"), text
     window.session.run_to_end()
     demo.loss.backward()
     w = demo.model.layers[2].neurons[0].w[5]

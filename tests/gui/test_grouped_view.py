@@ -1,11 +1,12 @@
 """What the view shows of a grouped graph: it opens on the output, readable; every step
 at the level shown (Right, Left, Home, End) and every group opened or closed keeps the
-current unit and the units it sends to on screen, with a margin."""
+current unit and the units it sends to on screen, with a margin, and a step that comes
+near the view's edge is brought well inside (centred), not left at the margin."""
 
 import pytest
 from PySide6.QtCore import QRectF
 
-from gui.graph.view import MARGIN_PX
+from gui.graph.view import EDGE_BAND, MARGIN_PX
 from tests.gui.grouped_models import load_grouped
 
 
@@ -121,6 +122,50 @@ def test_every_step_backward_and_forward_keeps_the_unit_and_its_senders_in_view(
     check_step_in_view(view)
 
 
+def check_well_inside(view) -> int:
+    """The current unit is clear of the view's outer EDGE_BAND on each axis, unless the
+    scroll bar is at its end that way, the unit (with its operation) is too big to be,
+    or it and its senders fit in the view only within its band (they are then centred);
+    how many axes were checked."""
+    items = view.step_items()
+    current, senders = unit_items(view)
+    span = QRectF(current.sceneBoundingRect())
+    if len(items) > 1 and items[1] is view.scene().op_items.get(getattr(current, "index", -1)):
+        span = span.united(items[1].sceneBoundingRect())
+    for rect in view._step_label_rects():  # the labels it sends, kept with it
+        span = span.united(rect)
+    everything = QRectF(span)
+    for item in senders:
+        everything = everything.united(item.sceneBoundingRect())
+    shown, box, checked = visible(view), current.sceneBoundingRect(), 0
+    margin = MARGIN_PX / view.scale_factor()
+    for low, high, size, most, bar in (
+            (box.left() - shown.left(), shown.right() - box.right(), span.width(),
+             everything.width(), view.horizontalScrollBar()),
+            (box.top() - shown.top(), shown.bottom() - box.bottom(), span.height(),
+             everything.height(), view.verticalScrollBar())):
+        whole = (shown.width() if bar is view.horizontalScrollBar() else shown.height())
+        band = max(EDGE_BAND * whole, margin)
+        if size + 2 * band > whole or most + 2 * margin <= whole < most + 2 * band:
+            continue
+        checked += 1
+        px = 2 / view.scale_factor()  # scrolled by whole pixels
+        assert low >= band - px or bar.value() == bar.minimum(), (low, band)
+        assert high >= band - px or bar.value() == bar.maximum(), (high, band)
+    return checked
+
+
+def test_a_step_near_the_edge_of_the_view_is_brought_well_inside(zoomed_in):
+    window, _ = zoomed_in
+    tab, view = window.graph_tab, window.graph_tab.view
+    checked = 0
+    while tab.actions["step"].isEnabled():
+        tab.actions["step"].trigger()
+        checked += check_well_inside(view)
+        check_step_in_view(view)
+    assert checked > 10
+
+
 def test_the_view_does_not_move_while_the_step_is_in_view(zoomed_in):
     window, _ = zoomed_in
     tab, view = window.graph_tab, window.graph_tab.view
@@ -131,9 +176,10 @@ def test_the_view_does_not_move_while_the_step_is_in_view(zoomed_in):
         assert visible(view) == before
 
 
-def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot):
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 720)])
+def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot, size):
     window, grouping = zoomed_in
-    window.resize(2600, 1600)
+    window.resize(*size)
     tab, view = window.graph_tab, window.graph_tab.view
     stack = next(g for g in grouping.groups if g.kind == "stack")
     stepper = window.session.stepper
@@ -157,3 +203,40 @@ def test_opening_and_closing_a_group_keeps_the_step_in_view(zoomed_in, qtbot):
     tab.expansion.collapse(stack.id)
     qtbot.waitUntil(lambda: tab.scene is not before and ready(window), timeout=60_000)
     assert check_step_in_view(view) >= 3  # the stack's backward, sent to the layers
+
+
+def test_the_samples_stack_opens_on_a_few_samples_and_one_box_for_the_rest(qtbot):
+    """micrograd's demo on 20 points: opened, the stack of samples draws its first three
+    and one stack of the other 17, each with an edge from each layer, not 20 boxes and
+    60 edges from three boxes (a wall); the rest opens on parts of ten at most."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(20)  # its parameters and inputs named after this variable
+    window = debug(demo.loss, block=False)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: ready(window), timeout=180_000)
+    tab = window.graph_tab
+    grouping = tab.expansion.shown.grouping
+    stack = next(g for g in grouping.groups if g.kind == "stack" and g.instances == 20)
+    for g in (stack.id, stack.children[-1]):
+        opened, up = set(), g
+        while up >= 0:  # g and what holds it open, nothing else
+            opened.add(up)
+            up = grouping.groups[up].parent
+        before = tab.scene
+        tab.expansion.draw(opened)
+        qtbot.waitUntil(lambda old=before: tab.scene is not old and ready(window),
+                        timeout=120_000)
+        shown = tab.scene.shown
+        assert shown.expanded == opened
+        children = [-1 - c for c in grouping.groups[g].children]
+        assert all(-1 - u in tab.scene.group_items for u in children)
+        into = [(s, t) for s, t, _ in shown.quotient.edges if t in children]
+        assert len(children) <= 10 and len(into) <= 4 * len(children)
+        assert len({s for s, _ in into}) <= 4  # the layers (and the inputs' names)
+    assert len(grouping.groups[stack.id].children) == 4
+    rest = grouping.groups[stack.children[-1]]
+    assert rest.kind == "stack" and rest.instances == 17
+    assert tab.scene.group_items[rest.children[0]].texts()[0].startswith("demo.inputs[3")
+    window.close()

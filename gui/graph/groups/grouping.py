@@ -56,8 +56,8 @@ def _group(arrays: GraphArrays) -> Grouping:
     layer_drafts(arrays, regions.consumers, drafts, members)
     row_drafts(arrays, regions, drafts, gnode, members)
     stack_drafts(arrays, regions.consumers, drafts, members)
+    zip_stacks(drafts, regions.consumers, members)  # stages of 12 heads, before a split
     chunk_stacks(drafts, regions.consumers, members)
-    zip_stacks(drafts, regions.consumers, members)
     drafts, gnode = _compact(drafts, gnode)
     loose = [i for i in range(n) if gnode[i] < 0 and not arrays.parents[i]
              and arrays.labels[i]]
@@ -125,9 +125,22 @@ def _grouping(arrays: GraphArrays, head: list[int], drafts: list[Draft],
                     [-1 - k for k in items[g] if k < 0],
                     [k for k in items[g] if k >= 0],
                     last[g] - first[g],
-                    sum(1 for k in items[g] if k < 0) if d.kind == "stack" else 0,
+                    _instances_in(g, drafts, items) if d.kind == "stack" else 0,
                     first[g], last[g]) for g, d in enumerate(drafts)]
     return Grouping(order, groups, list(gnode))
+
+
+def _instances_in(s: int, drafts: list[Draft], items: dict[int, list[int]]) -> int:
+    """How many instances stack s holds, through the stacks of its parts."""
+    found, todo = 0, [s]
+    while todo:
+        for k in items[todo.pop()]:
+            if k < 0:
+                if drafts[-1 - k].kind == "stack":
+                    todo.append(-1 - k)
+                else:
+                    found += 1
+    return found
 
 
 WIDE = 120  # a level of more items is shown in consecutive parts of at most PART

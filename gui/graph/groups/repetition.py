@@ -80,34 +80,54 @@ def stack_drafts(arrays: GraphArrays, consumers: list[list[int]], drafts: list[D
                 drafts[g].parent = s
 
 
-CHUNK = 100  # a stack of more instances is shown as stacks of at most this many
+SHORT = 8    # a stack of more instances opens on its first FIRST and the rest, one stack
+FIRST = 3
+PART = 10    # the rest opens on parts of at most this many instances (parts of parts, …)
+REST = "the rest"  # the title of a stack's rest until titling.title_drafts names it
 
 
 def chunk_stacks(drafts: list[Draft], consumers: list[list[int]],
                  members: list[list[int]]) -> None:
-    """Split every stack of more than CHUNK instances into consecutive sub-stacks (of
-    sub-stacks, …) of at most CHUNK each, if each part is convex."""
+    """A stack of more than SHORT instances (a network on 100 samples) opens on its first
+    FIRST instances and one stack of the rest (`… 97 more`), which opens on consecutive
+    parts of at most PART instances (of parts, …), each part convex: opened, a stack
+    draws a few instances and their edges, not a wall of a hundred."""
     kids: dict[int, list[int]] = {}
     for g, d in enumerate(drafts):
         kids.setdefault(d.parent, []).append(g)
     for s in range(len(drafts)):
-        if drafts[s].kind != "stack" or len(kids.get(s, ())) <= CHUNK:
+        if drafts[s].kind != "stack" or drafts[s].step == -2 or len(kids.get(s, ())) <= SHORT:
             continue
-        level = sorted(kids[s], key=lambda g: drafts[g].root)
-        while len(level) > CHUNK:
-            width = -(-len(level) // CHUNK)
-            width = -(-len(level) // width) if width <= CHUNK else CHUNK
-            parts = [level[k:k + width] for k in range(0, len(level), width)]
-            nodes = [[u for g in part for u in members[g]] for part in parts]
-            if not all(is_convex(consumers, set(part)) for part in nodes):
-                break
-            level = []
-            for part, held in zip(parts, nodes):
-                drafts.append(Draft("stack", s, root=drafts[part[-1]].root))
-                members.append(held)
-                for g in part:
-                    drafts[g].parent = len(drafts) - 1
-                level.append(len(drafts) - 1)
+        rest = sorted(kids[s], key=lambda g: drafts[g].root)[FIRST:]
+        held = [u for g in rest for u in members[g]]
+        if not is_convex(consumers, set(held)):
+            continue
+        drafts.append(Draft("stack", s, root=drafts[rest[-1]].root, title=REST))
+        members.append(held)
+        for g in rest:
+            drafts[g].parent = len(drafts) - 1
+        _parts(len(drafts) - 1, rest, drafts, consumers, members)
+
+
+def _parts(s: int, level: list[int], drafts: list[Draft], consumers: list[list[int]],
+           members: list[list[int]]) -> None:
+    """Split stack s's `level` (its instances in order) into consecutive sub-stacks of at
+    most PART each, and those into parts again while there are more than PART, if each
+    part is convex (a run of instances that use only earlier ones is)."""
+    while len(level) > PART:
+        width = -(-len(level) // PART)
+        width = -(-len(level) // width) if width <= PART else PART
+        parts = [level[k:k + width] for k in range(0, len(level), width)]
+        nodes = [[u for g in part for u in members[g]] for part in parts]
+        if not all(is_convex(consumers, set(part)) for part in nodes):
+            break
+        level = []
+        for part, held in zip(parts, nodes):
+            drafts.append(Draft("stack", s, root=drafts[part[-1]].root))
+            members.append(held)
+            for g in part:
+                drafts[g].parent = len(drafts) - 1
+            level.append(len(drafts) - 1)
 
 
 def zip_stacks(drafts: list[Draft], consumers: list[list[int]],

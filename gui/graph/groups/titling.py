@@ -6,11 +6,15 @@ results (`losses[3]`), a sequence's steps by position, merged stages as a head."
 
 from __future__ import annotations
 
+import re
+
 from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.names import path_parts, path_prefixes
-from gui.graph.groups.repetition import STAGES
+from gui.graph.groups.repetition import REST, STAGES
 from gui.graph.groups.structure import Draft
 from gui.graph.groups.titles import Describer
+
+_INDEXED = re.compile(r"(.+)\[(\d+)\]")  # a name ending in an index: `inputs[7]`
 
 
 def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> None:
@@ -64,6 +68,8 @@ def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnod
         word = "head " if d.title == "attention head" else "#"
         for k, g in enumerate(instances):
             drafts[g].title = names[k] if unique else f"{word}{k}"
+        if word == "head ":
+            _title_head_parts(arrays, s, drafts, kids, gnode_of, instances)
         _title_stack(s, drafts, kids, instances)
 
 
@@ -91,6 +97,31 @@ def _title_steps(arrays: GraphArrays, s: int, drafts: list[Draft], kids) -> None
         todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
 
 
+def _title_head_parts(arrays: GraphArrays, s: int, drafts: list[Draft], kids, gnode_of,
+                      instances: list[int]) -> None:
+    """A part of one attention head left beside the heads' stack (its scores, or its
+    weighted sum of the values: each uses its own rows of a matrix, so the heads' parts
+    are not alike) is titled by its head, `attention head 3: layer(24 → 4)`, as the
+    stack's instances are `head 3`: a sibling that takes from one head only, or gives."""
+    head_of = {u: k for k, g in enumerate(instances) for u in _nodes_in(g, kids, gnode_of)}
+    part_of: dict[int, int] = {}
+    touched: dict[int, set[int]] = {}
+    for g in kids.get(drafts[s].parent, []):
+        if g != s and drafts[g].kind == "structure":
+            for u in _nodes_in(g, kids, gnode_of):
+                part_of[u] = g
+                touched.setdefault(g, set()).update(
+                    head_of[p] for p in arrays.parents[u] if p in head_of)
+    for u, k in head_of.items():
+        for p in arrays.parents[u]:
+            if p in part_of:
+                touched[part_of[p]].add(k)
+    for g, heads in touched.items():
+        if len(heads) == 1:
+            drafts[g].title = f"attention {drafts[instances[heads.pop()]].title}: " \
+                              f"{drafts[g].title}"
+
+
 def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
     """A stack's instances, through its sub-stacks, in index order."""
     found, todo = [], [s]
@@ -101,16 +132,27 @@ def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
 
 
 def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> None:
-    """The stack `relu(…) × 100`; a part of it (its box says how many) by the first and
-    the last instance it holds: `relu(…): inputs[0]–inputs[49]`."""
+    """The stack `relu(…) × 100`; the stack of its instances after the first few by how
+    many they are and the first and the last, `… 97 more: inputs[3–99]`, and a part of
+    that (its box says how many) by its first and last, `inputs[3–12]`."""
     base = drafts[s].title
     drafts[s].title = f"{base} × {len(instances)}"
     todo = [k for k in kids.get(s, []) if drafts[k].kind == "stack"]
     while todo:
         g = todo.pop()
         inside = _instances(g, drafts, kids)
-        drafts[g].title = f"{base}: {drafts[inside[0]].title}–{drafts[inside[-1]].title}"
+        ends = _range(drafts[inside[0]].title, drafts[inside[-1]].title)
+        drafts[g].title = f"… {len(inside):,} more: {ends}" if drafts[g].title == REST \
+            else ends
         todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
+
+
+def _range(first: str, last: str) -> str:
+    """`inputs[3–12]` for `inputs[3]` to `inputs[12]`, else `#3–#12`, `a–b`."""
+    a, b = _INDEXED.fullmatch(first), _INDEXED.fullmatch(last)
+    if a and b and a[1] == b[1]:
+        return f"{a[1]}[{a[2]}–{b[2]}]"
+    return f"{first}–{last}"
 
 
 def _nodes_in(g: int, kids: dict[int, list[int]], direct: dict[int, list[int]]) -> list[int]:
