@@ -97,7 +97,7 @@ def grouped_mlp_graphs(budgets=(49, 120, 300), points: int = 100) -> list[tuple]
 
     from engine.core.value import topological_order
     from engine.io.graph_import import import_graph
-    from gui.graph.background_drawing import _readable
+    from gui.graph.prepared import readable_steps
     from gui.graph.grouped import Shown, renumbered
     from gui.graph.groups import arrays_of, group_graph, initial_expansion
     from gui.graph.spec import quotient_spec
@@ -118,7 +118,7 @@ def grouped_mlp_graphs(budgets=(49, 120, 300), points: int = 100) -> list[tuple]
         shown.index = {v: i for i, v in enumerate(ordered)}
         for _ in shown.quotient_steps():
             pass
-        steps = _readable(shown)
+        steps = readable_steps(shown)
         try:
             while True:
                 next(steps)

@@ -26,7 +26,7 @@ AS_BEFORE = 6_000  # up to this cost of the whole graph's round, the order media
 DFS_STARTS = ("sinks", "sinks reversed", "sources")
 
 
-def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
+def order(graph: LayeredGraph, max_sweeps: int | None = None, thorough: bool = True) -> None:
     """Order each layer of `graph` in place so that few edges cross. A graph of fewer
     than SMALL nodes (real and virtual) is ordered as dot orders it (`mincross`) on the
     graph seen through its layers of virtual nodes, from dot's two starting orders; a
@@ -37,7 +37,7 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None) -> None:
     graph, or given `max_sweeps`, is ordered by median sweeps from depth-first walks."""
     size = len(graph.rank)
     if size < SMALL and max_sweeps is None:
-        _mincross(graph)
+        _mincross(graph, thorough)
         return
     if max_sweeps is None:
         max_sweeps = 6 if size < 12_000 else 2
@@ -59,9 +59,10 @@ def _swept(graph: LayeredGraph, starts, max_sweeps: int) -> list[list[int]]:
     return best
 
 
-def _mincross(graph: LayeredGraph) -> None:
-    """dot's passes from its two starts; then for a small graph that still crosses a
-    little, the same from more starts and the best order so far, with sifting."""
+def _mincross(graph: LayeredGraph, thorough: bool = True) -> None:
+    """dot's passes from its two starts; then (if `thorough`) for a small graph that
+    still crosses a little, the same from more starts and the best order so far, with
+    sifting."""
     before = None
     if _round_cost(graph, [[] for _ in graph.layers], graph.up, graph.down) <= AS_BEFORE:
         before = _swept(graph, DFS_STARTS, SWEEPS)  # drawn as before if that crosses
@@ -74,7 +75,7 @@ def _mincross(graph: LayeredGraph) -> None:
     small = _round_cost(graph, [starts[0][r] for r in kept], up, down) <= THOROUGH
     crossing = MinCross(up, down, len(kept), rounds=None if small else FAST_ROUNDS)
     found = crossing.run([[start[r] for r in kept] for start in starts + [before] if start])
-    if small and 0 < found <= FEW:
+    if thorough and small and 0 < found <= FEW:
         more = [[layer[::-1] for layer in start] for start in starts]
         for start in DFS_STARTS:
             graph.layers = [[] for _ in graph.layers]
