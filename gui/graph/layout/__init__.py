@@ -37,7 +37,7 @@ from __future__ import annotations
 from engine._gc import collector_paused
 from gui.graph.layout.coordinates import coordinates
 from gui.graph.layout.network_simplex import optimal_ranks, total_span
-from gui.graph.layout.ordering import crossings, order, positions
+from gui.graph.layout.ordering import crossings, crossings_with_lanes, order
 from gui.graph.layout.ranking import rank
 from gui.graph.layout.routing import Drawing, route
 from gui.graph.layout.virtual_nodes import LayeredGraph, make_proper
@@ -46,6 +46,7 @@ __all__ = ["Drawing", "LayeredGraph", "coordinates", "crossings", "layered_layou
            "make_proper", "order", "rank", "route"]
 
 TIGHTENED = 1_000  # nodes: up to this many, dot's ranks are tried too
+SHORTER = 200  # if they shorten the edges by at least 1/SHORTER of their total span
 
 
 def layered_layout(sizes: list[tuple[float, float]],
@@ -84,7 +85,8 @@ def _ordered(sizes, edges, budget: int) -> LayeredGraph:
     if cost[0] == 0:
         return graph
     tight = optimal_ranks(n, edges, ranks)
-    if total_span(edges, tight) >= total_span(edges, ranks):
+    longest = total_span(edges, ranks)
+    if (longest - total_span(edges, tight)) * SHORTER < longest:
         return graph
     other = make_proper(sizes, edges, tight, budget)
     order(other, thorough=False)
@@ -92,4 +94,4 @@ def _ordered(sizes, edges, budget: int) -> LayeredGraph:
 
 
 def _cost(graph: LayeredGraph) -> tuple[int, int]:
-    return crossings(graph, positions(graph.layers)), len(graph.bus)
+    return crossings_with_lanes(graph), len(graph.bus)

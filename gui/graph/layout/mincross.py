@@ -172,7 +172,7 @@ class MinCross:
         layer, position = self.layers[r], self.position
         values = [median_value(neighbours[v], position) for v in layer]
         if len(layer) > BUBBLE_MAX:
-            movable = [k for k, m in enumerate(values) if m >= 0]
+            movable = [k for k, m in enumerate(values) if m is not None]
             keyed = sorted((values[k], -k if reverse else k, layer[k]) for k in movable)
             new = list(layer)
             for k, (_, _, v) in zip(movable, keyed):
@@ -229,11 +229,12 @@ class MinCross:
         return gain
 
 
-def median_value(near: list[int], position: list[int]) -> int:
+def median_value(near: list[int], position: list[int]) -> int | None:
     """dot's mval: MC_SCALE times the weighted median position of `near`, as an int
-    (dot's reorder compares it truncated), -1 for no neighbours."""
+    (dot's reorder compares it truncated), None for no neighbours (a position may be
+    -1: the lanes' phantom node, above every layer)."""
     if not near:
-        return -1
+        return None
     if len(near) == 1:
         return MC_SCALE * position[near[0]]
     places = sorted(MC_SCALE * position[u] for u in near)
@@ -249,12 +250,12 @@ def _bubbled(layer: list[int], values: list[int], reverse: bool) -> list[int]:
     for _ in range(len(layer)):
         lp, swapped = 0, False
         while lp < end:
-            while lp < end and values[lp] < 0:
+            while lp < end and values[lp] is None:
                 lp += 1
             if lp >= end:
                 break
             rp = lp + 1
-            while rp < end and values[rp] < 0:
+            while rp < end and values[rp] is None:
                 rp += 1
             if rp >= end:
                 break
@@ -336,16 +337,16 @@ def layer_crossings(layer: list[int], down: list[list[int]], position: list[int]
             targets.extend(sorted(position[w] for w in near))
     if len(targets) < 2:
         return 0
-    size = max(targets) + 1
+    size = max(targets) + 2  # a position may be -1 (the lanes' phantom node)
     tree = [0] * (size + 1)
     count = 0
     for seen, x in enumerate(targets):
-        i, below = x + 1, 0
+        i, below = x + 2, 0
         while i > 0:
             below += tree[i]
             i -= i & -i
         count += seen - below
-        i = x + 1
+        i = x + 2
         while i <= size:
             tree[i] += 1
             i += i & -i
