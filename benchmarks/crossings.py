@@ -1,7 +1,8 @@
 """Edge crossings of the Graph tab's layout against Graphviz `dot` on the same nodes and
 edges (issue 23's quality bar): the preset programs, the programs of the layout's quality
 tests, 20 generated programs that reuse values, and micrograd's demo MLP on 100 points
-drawn grouped (the quotient the window first shows, a few hundred units).
+drawn grouped (the quotient the window first shows, at five sizes up to a few hundred
+units).
 
 Both drawings are counted the same way, from their geometry: the ranks are the columns
 of the nodes' centres (left to right); every edge is followed from its source's centre
@@ -10,7 +11,7 @@ swap between them (two edges sharing an end do not cross there). dot is given ev
 node's size, rankdir=LR and minlen=2 on a labelled edge (the layout makes such an edge
 span two layers, as dot does for a label), and read back with `dot -Tplain`; past 200
 nodes with nslimit=2, which bounds only dot's placement, run after its ordering and
-keeping it (without, the 299-unit MLP takes dot minutes).
+keeping it (without, the biggest grouped MLP takes dot minutes).
 
 dot comes from Debian's `graphviz` package (`apt-get install graphviz`); without it the
 benchmark says so and measures only our side. Run: `python -m benchmarks.crossings`;
@@ -89,7 +90,7 @@ def program_graph(text: str, folded: bool) -> tuple[list, list]:
     return spec.sizes, spec.edges
 
 
-def grouped_mlp_graphs(budgets=(49, 120, 300), points: int = 100) -> list[tuple]:
+def grouped_mlp_graphs(budgets=(49, 120, 160, 250, 300), points: int = 100) -> list[tuple]:
     """The first grouped picture of micrograd's demo MLP (tests/foreign_models.py,
     `points` samples, 65,818 nodes at 100) imported as `debug(demo.loss)` imports it and
     shown as the window shows it: grouped, the first expansion at each of `budgets`

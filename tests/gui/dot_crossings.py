@@ -107,5 +107,7 @@ DOT_CROSSINGS = {
     ('generated-19', 'nodes'): 2,
     ('micrograd MLP, 100 points: 49 units', 'folded'): 16,
     ('micrograd MLP, 100 points: 111 units', 'folded'): 545,
+    ('micrograd MLP, 100 points: 148 units', 'folded'): 16454,
+    ('micrograd MLP, 100 points: 247 units', 'folded'): 16551,
     ('micrograd MLP, 100 points: 277 units', 'folded'): 5201,
 }

@@ -14,6 +14,8 @@ moved to its best place in its layer, which dot does not do.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 FIRST_ITERATIONS = 4   # dot's iterations after each initial order (MIN(4, MaxIter))
 MAX_ITERATIONS = 24    # dot's MaxIter
 MIN_QUIT = 8           # dot's MinQuit: iterations without gain before stopping
@@ -28,8 +30,9 @@ class MinCross:
     and `down` are each node's neighbours in the layer before and after."""
 
     def __init__(self, up: list[list[int]], down: list[list[int]], n_layers: int,
-                 rounds: int | None = None):
+                 rounds: int | None = None, drops: set[int] = frozenset()):
         self.up, self.down = up, down
+        self.drops = drops  # nodes whose neighbour on the left is the phantom (-1)
         self.rounds = rounds  # at most this many rounds of each transposition
         self.sifting = False  # sift once dot's passes are done
         self.layers: list[list[int]] = [[] for _ in range(n_layers)]
@@ -52,6 +55,10 @@ class MinCross:
             if known is None:
                 known = self.cached[r] = layer_crossings(self.layers[r], self.down,
                                                          self.position)
+                if self.drops:
+                    known += drop_crossings(self.layers[r], self.layers[r + 1], self.down,
+                                            self.position, self.drops)
+                    self.cached[r] = known
             total += known
         return total
 
@@ -351,3 +358,15 @@ def layer_crossings(layer: list[int], down: list[list[int]], position: list[int]
             tree[i] += 1
             i += i & -i
     return count
+
+
+def drop_crossings(layer: list[int], following: list[int], down: list[list[int]],
+                   position: list[int], drops: set[int]) -> int:
+    """Crossings between the edges from `layer` to the next layer, `following`, and the
+    edges into that layer's `drops` from the phantom node (position -1, ordering.lifted):
+    an edge from -1 to a drop crosses every edge whose end is above the drop's."""
+    places = [position[d] for d in following if d in drops]
+    if not places:
+        return 0
+    ends = sorted(position[w] for v in layer for w in down[v])
+    return sum(bisect_left(ends, p) for p in places)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from gui.graph.layout.mincross import MinCross, layer_crossings, pair_crossings
+from gui.graph.layout.mincross import MinCross, drop_crossings, layer_crossings, pair_crossings
 from gui.graph.layout.see_through import contracted, expanded
 from gui.graph.layout.virtual_nodes import LayeredGraph
 
@@ -57,13 +57,13 @@ def _swept(graph: LayeredGraph, starts, max_sweeps: int) -> list[list[int]]:
     """The order with fewest crossings that median sweeps find from each depth-first
     start (the order this layout used before dot's, still that of big graphs)."""
     best, best_crossings = None, None
-    up, down = graph.up, graph.down  # a big graph's lanes are not weighed: its sweeps
-    if len(graph.rank) < MINCROSS_UP_TO:  # stop at once if nothing else crosses
-        up, down, _ = lifted(graph, up, down)
+    up, down, drops = graph.up, graph.down, frozenset()  # a big graph's lanes are not
+    if len(graph.rank) < MINCROSS_UP_TO:  # weighed: its sweeps stop if nothing else crosses
+        (up, down, _), drops = lifted(graph, up, down), graph.drops
     for start in starts:
         graph.layers = [[] for _ in graph.layers]
         _initial_order(graph, start)
-        layers, found = _sweep(graph, max_sweeps, up, down)
+        layers, found = _sweep(graph, max_sweeps, up, down, drops)
         if best_crossings is None or found < best_crossings:
             best, best_crossings = layers, found
         if found == 0:
@@ -87,7 +87,8 @@ def _mincross(graph: LayeredGraph, thorough: bool = True) -> None:
     up, down, kept = contracted(graph, starts[0], rising)
     small = _round_cost(graph, [starts[0][r] for r in kept], up, down) <= THOROUGH
     up, down, phantom = lifted(graph, up, down)
-    crossing = MinCross(up, down, len(kept), rounds=None if small else FAST_ROUNDS)
+    crossing = MinCross(up, down, len(kept), rounds=None if small else FAST_ROUNDS,
+                        drops=graph.drops)
     crossing.position[phantom] = -1
     found = crossing.run([[start[r] for r in kept] for start in starts + [before] if start])
     if thorough and small and 0 < found <= FEW:
@@ -116,13 +117,15 @@ def _round_cost(graph: LayeredGraph, layers: list[list[int]], up, down) -> int:
     return sum(len(layer) * sum(len(up[v]) + len(down[v]) for v in layer) for layer in layers)
 
 
-def _sweep(graph: LayeredGraph, max_sweeps: int, up, down) -> tuple[list[list[int]], int]:
+def _sweep(graph: LayeredGraph, max_sweeps: int, up, down,
+           drops) -> tuple[list[list[int]], int]:
     """Median sweeps (and transposes, for a small graph) from the current order, with
-    the neighbours `up` and `down` (`lifted`); the best order seen and its crossings."""
+    the neighbours `up` and `down` (`lifted`, and its `drops`); the best order seen and
+    its crossings."""
     size = len(graph.rank)
     position = positions(graph.layers) + [-1]  # the phantom node's
     best = [list(layer) for layer in graph.layers]
-    best_crossings = _counted(graph.layers, down, position) if size < 200_000 else 0
+    best_crossings = _counted(graph.layers, down, position, drops) if size < 200_000 else 0
     if best_crossings == 0:
         return best, 0
     stale = 0
@@ -135,7 +138,7 @@ def _sweep(graph: LayeredGraph, max_sweeps: int, up, down) -> tuple[list[list[in
             if sweep == max_sweeps - 1:  # a big graph: its sweeps are kept uncounted
                 return [list(layer) for layer in graph.layers], best_crossings
             continue
-        found = _counted(graph.layers, down, position)
+        found = _counted(graph.layers, down, position, drops)
         if found < best_crossings:
             best, best_crossings, stale = [list(layer) for layer in graph.layers], found, 0
             if found == 0:
@@ -263,8 +266,12 @@ def crossings(graph: LayeredGraph, position: list[int]) -> int:
     return _counted(graph.layers, graph.down, position)
 
 
-def _counted(layers: list[list[int]], down, position: list[int]) -> int:
-    return sum(layer_crossings(layer, down, position) for layer in layers[:-1])
+def _counted(layers: list[list[int]], down, position: list[int], drops=frozenset()) -> int:
+    total = sum(layer_crossings(layer, down, position) for layer in layers[:-1])
+    if drops:
+        total += sum(drop_crossings(layer, following, down, position, drops)
+                     for layer, following in zip(layers, layers[1:]))
+    return total
 
 
 def lifted(graph: LayeredGraph, up, down) -> tuple[list, list, int]:
@@ -287,7 +294,7 @@ def crossings_with_lanes(graph: LayeredGraph) -> int:
     """The crossings of `graph`'s order, with those of its bus edges' rises and drops
     (`lifted`) as if their lanes ran above the drawing."""
     _, down, _ = lifted(graph, graph.up, graph.down)
-    return _counted(graph.layers, down, positions(graph.layers) + [-1])
+    return _counted(graph.layers, down, positions(graph.layers) + [-1], graph.drops)
 
 
 def breadth_first(graph: LayeredGraph, from_sinks: bool,
