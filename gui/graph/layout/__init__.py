@@ -7,20 +7,24 @@ those of Gansner et al., "A Technique for Drawing Directed Graphs" (the paper be
 1. `rank`: every node a layer (a column, since the drawing runs left to right), by the
    longest path from the sources; a source is then pulled right, next to its first use.
    Up to TIGHTENED nodes, also dot's ranks (`optimal_ranks`, the network simplex: the
-   edges' total span least); where those are shorter, the graph is ordered both ways
-   (the second by dot's passes only) and drawn the way that crosses fewer edges (on
-   a tie, the first way).
+   edges' total span least); where those are shorter (by 1/SHORTER) and the first
+   order crosses, the graph is ordered both ways (the second by dot's passes only) and
+   drawn the way that crosses fewer edges (on a tie, the first way).
 2. `make_proper`: an edge that spans several layers gets a virtual node on every layer
    in between, and a labelled edge's last virtual node is the size of its label, so the
    label gets space of its own. When a graph has more virtual nodes than a budget (one
    value feeding every node of a long chain), its longest edges become bus edges: they
-   leave their source, run along a lane above the drawing and drop down to a virtual
-   node beside their target, which keeps the work linear in the size of the graph.
+   leave their source, run along a lane above (or below) the drawing and drop down to
+   a virtual node beside their target, which keeps the work linear in the size of the
+   graph (lanes.py: each source's side, lanes nested).
 3. `order`: the nodes of each layer, real and virtual together, ordered as dot's
    mincross orders them (breadth-first starts, weighted-median sweeps, adjacent swaps
    repeated until no gain, crossings counted exactly, the best order kept), on the graph
    seen through its layers of virtual nodes; a small graph is tried from more starts and
-   sifted too. Past 3,000 nodes, median sweeps from a depth-first walk.
+   sifted too. Past 3,000 nodes, median sweeps from a depth-first walk (up to 4,500,
+   dot's passes too where those leave crossings). Up to 4,500, a bus edge's rise and
+   drop count as edges to a phantom node above every layer, so that the order keeps
+   them near the lanes.
 4. `coordinates`: the position within each layer by Brandes and Köpf, "Fast and Simple
    Horizontal Coordinate Assignment": four alignments of each node with a median
    neighbour, compacted and balanced, so long edges run straight.

@@ -3,7 +3,9 @@ edges cross. Up to a few thousand nodes, dot's crossing minimisation (mincross.p
 the graph seen through its layers of virtual nodes (see_through.py), from dot's
 breadth-first starting orders (and for a small graph, their mirror images, depth-first
 walks and a few shuffled orders, with sifting); past that, median sweeps from one
-depth-first order."""
+depth-first order (and up to MINCROSS_UP_TO nodes dot's passes too, if those leave
+crossings). Bus edges' rises and drops are weighed as edges to a phantom node above
+every layer (`lifted`)."""
 # Qt-free: part of the layout, which runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
