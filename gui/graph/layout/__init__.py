@@ -6,17 +6,25 @@ those of Gansner et al., "A Technique for Drawing Directed Graphs" (the paper be
 
 1. `rank`: every node a layer (a column, since the drawing runs left to right), by the
    longest path from the sources; a source is then pulled right, next to its first use.
+   Up to TIGHTENED nodes, also dot's ranks (`optimal_ranks`, the network simplex: the
+   edges' total span least); where those are shorter (by 1/SHORTER) and the first
+   order crosses, the graph is ordered both ways (the second by dot's passes only) and
+   drawn the way that crosses fewer edges (on a tie, the first way).
 2. `make_proper`: an edge that spans several layers gets a virtual node on every layer
    in between, and a labelled edge's last virtual node is the size of its label, so the
    label gets space of its own. When a graph has more virtual nodes than a budget (one
    value feeding every node of a long chain), its longest edges become bus edges: they
-   leave their source, run along a lane above the drawing and drop down to a virtual
-   node beside their target, which keeps the work linear in the size of the graph.
+   leave their source, run along a lane above (or below) the drawing and drop down to
+   a virtual node beside their target, which keeps the work linear in the size of the
+   graph (lanes.py: each source's side, lanes nested).
 3. `order`: the nodes of each layer, real and virtual together, ordered as dot's
    mincross orders them (breadth-first starts, weighted-median sweeps, adjacent swaps
    repeated until no gain, crossings counted exactly, the best order kept), on the graph
    seen through its layers of virtual nodes; a small graph is tried from more starts and
-   sifted too. Past 3,000 nodes, median sweeps from a depth-first walk.
+   sifted too. Past 3,000 nodes, median sweeps from a depth-first walk (up to 4,500,
+   dot's passes too where those leave crossings). Up to 4,500, a bus edge's rise and
+   drop count as edges to a phantom node above every layer, so that the order keeps
+   them near the lanes.
 4. `coordinates`: the position within each layer by Brandes and Köpf, "Fast and Simple
    Horizontal Coordinate Assignment": four alignments of each node with a median
    neighbour, compacted and balanced, so long edges run straight.
@@ -32,13 +40,17 @@ from __future__ import annotations
 
 from engine._gc import collector_paused
 from gui.graph.layout.coordinates import coordinates
-from gui.graph.layout.ordering import crossings, order
+from gui.graph.layout.network_simplex import optimal_ranks, total_span
+from gui.graph.layout.ordering import crossings, crossings_with_lanes, order
 from gui.graph.layout.ranking import rank
 from gui.graph.layout.routing import Drawing, route
 from gui.graph.layout.virtual_nodes import LayeredGraph, make_proper
 
 __all__ = ["Drawing", "LayeredGraph", "coordinates", "crossings", "layered_layout",
            "make_proper", "order", "rank", "route"]
+
+TIGHTENED = 1_000  # nodes: up to this many, dot's ranks are tried too
+SHORTER = 200  # if they shorten the edges by at least 1/SHORTER of their total span
 
 
 def layered_layout(sizes: list[tuple[float, float]],
@@ -58,8 +70,32 @@ def layered_layout(sizes: list[tuple[float, float]],
         budget = max(3_000, n)
     # every list made here lives until the end: the collector would only rescan them
     with collector_paused():
-        ranks = rank(n, edges)
-        graph = make_proper(sizes, edges, ranks, budget)
-        order(graph)
+        graph = _ordered(sizes, edges, budget)
         ys = coordinates(graph)
         return route(graph, ys, radii)
+
+
+def _ordered(sizes, edges, budget: int) -> LayeredGraph:
+    """The proper graph, ordered, of the ranks that cross fewer edges: the longest path's
+    or (up to TIGHTENED nodes, where they are shorter and the first cross) dot's, fewer
+    bus edges on a tie."""
+    n = len(sizes)
+    ranks = rank(n, edges)
+    graph = make_proper(sizes, edges, ranks, budget)
+    order(graph)
+    if n > TIGHTENED:
+        return graph
+    cost = _cost(graph)
+    if cost[0] == 0:
+        return graph
+    tight = optimal_ranks(n, edges, ranks)
+    longest = total_span(edges, ranks)
+    if (longest - total_span(edges, tight)) * SHORTER < longest:
+        return graph
+    other = make_proper(sizes, edges, tight, budget)
+    order(other, thorough=False)
+    return other if _cost(other) < cost else graph
+
+
+def _cost(graph: LayeredGraph) -> tuple[int, int]:
+    return crossings_with_lanes(graph), len(graph.bus)

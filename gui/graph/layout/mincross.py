@@ -14,6 +14,8 @@ moved to its best place in its layer, which dot does not do.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 FIRST_ITERATIONS = 4   # dot's iterations after each initial order (MIN(4, MaxIter))
 MAX_ITERATIONS = 24    # dot's MaxIter
 MIN_QUIT = 8           # dot's MinQuit: iterations without gain before stopping
@@ -28,8 +30,9 @@ class MinCross:
     and `down` are each node's neighbours in the layer before and after."""
 
     def __init__(self, up: list[list[int]], down: list[list[int]], n_layers: int,
-                 rounds: int | None = None):
+                 rounds: int | None = None, drops: set[int] = frozenset()):
         self.up, self.down = up, down
+        self.drops = drops  # nodes whose neighbour on the left is the phantom (-1)
         self.rounds = rounds  # at most this many rounds of each transposition
         self.sifting = False  # sift once dot's passes are done
         self.layers: list[list[int]] = [[] for _ in range(n_layers)]
@@ -52,6 +55,10 @@ class MinCross:
             if known is None:
                 known = self.cached[r] = layer_crossings(self.layers[r], self.down,
                                                          self.position)
+                if self.drops:
+                    known += drop_crossings(self.layers[r], self.layers[r + 1], self.down,
+                                            self.position, self.drops)
+                    self.cached[r] = known
             total += known
         return total
 
@@ -172,7 +179,7 @@ class MinCross:
         layer, position = self.layers[r], self.position
         values = [median_value(neighbours[v], position) for v in layer]
         if len(layer) > BUBBLE_MAX:
-            movable = [k for k, m in enumerate(values) if m >= 0]
+            movable = [k for k, m in enumerate(values) if m is not None]
             keyed = sorted((values[k], -k if reverse else k, layer[k]) for k in movable)
             new = list(layer)
             for k, (_, _, v) in zip(movable, keyed):
@@ -229,11 +236,12 @@ class MinCross:
         return gain
 
 
-def median_value(near: list[int], position: list[int]) -> int:
+def median_value(near: list[int], position: list[int]) -> int | None:
     """dot's mval: MC_SCALE times the weighted median position of `near`, as an int
-    (dot's reorder compares it truncated), -1 for no neighbours."""
+    (dot's reorder compares it truncated), None for no neighbours (a position may be
+    -1: the lanes' phantom node, above every layer)."""
     if not near:
-        return -1
+        return None
     if len(near) == 1:
         return MC_SCALE * position[near[0]]
     places = sorted(MC_SCALE * position[u] for u in near)
@@ -249,12 +257,12 @@ def _bubbled(layer: list[int], values: list[int], reverse: bool) -> list[int]:
     for _ in range(len(layer)):
         lp, swapped = 0, False
         while lp < end:
-            while lp < end and values[lp] < 0:
+            while lp < end and values[lp] is None:
                 lp += 1
             if lp >= end:
                 break
             rp = lp + 1
-            while rp < end and values[rp] < 0:
+            while rp < end and values[rp] is None:
                 rp += 1
             if rp >= end:
                 break
@@ -336,17 +344,29 @@ def layer_crossings(layer: list[int], down: list[list[int]], position: list[int]
             targets.extend(sorted(position[w] for w in near))
     if len(targets) < 2:
         return 0
-    size = max(targets) + 1
+    size = max(targets) + 2  # a position may be -1 (the lanes' phantom node)
     tree = [0] * (size + 1)
     count = 0
     for seen, x in enumerate(targets):
-        i, below = x + 1, 0
+        i, below = x + 2, 0
         while i > 0:
             below += tree[i]
             i -= i & -i
         count += seen - below
-        i = x + 1
+        i = x + 2
         while i <= size:
             tree[i] += 1
             i += i & -i
     return count
+
+
+def drop_crossings(layer: list[int], following: list[int], down: list[list[int]],
+                   position: list[int], drops: set[int]) -> int:
+    """Crossings between the edges from `layer` to the next layer, `following`, and the
+    edges into that layer's `drops` from the phantom node (position -1, ordering.lifted):
+    an edge from -1 to a drop crosses every edge whose end is above the drop's."""
+    places = [position[d] for d in following if d in drops]
+    if not places:
+        return 0
+    ends = sorted(position[w] for v in layer for w in down[v])
+    return sum(bisect_left(ends, p) for p in places)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gui.graph.layout.lanes import bus_lanes
 from gui.graph.layout.virtual_nodes import LayeredGraph
 
 MIN_RANK_GAP = 14.0   # between two columns: where edges bend
@@ -61,7 +62,8 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
     centers = [(center_x[graph.rank[v]], ys[v]) for v in range(n)]
     out_port, in_port = _ports(graph, ys)
     top = min((ys[v] - graph.height[v] / 2 for v in range(len(ys))), default=0.0)
-    lanes = _lanes(graph, left, right, gap)
+    bottom = max((ys[v] + graph.height[v] / 2 for v in range(len(ys))), default=0.0)
+    below, lanes = bus_lanes(graph, ys, left, right)
     routes, labels, own_from, trunks, lanes_y = [], [], [], {}, []
     reach: dict[int, float] = {}
     for e, chain in enumerate(graph.chains):
@@ -72,7 +74,8 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
             r, dy = radii[t], in_port[e] - ys[t]
             end = (end[0] + r - max(0.0, r * r - dy * dy) ** 0.5, end[1])
         if e in graph.bus:
-            lane_y = top - 24.0 - LANE_GAP * lanes[s]
+            lane_y = (bottom + 24.0 + LANE_GAP * lanes[s] if s in below
+                      else top - 24.0 - LANE_GAP * lanes[s])
             lanes_y.append(lane_y)
             trunk, own = _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e)
             if trunk[-1][-1][0] > reach.get(s, float("-inf")):
@@ -85,10 +88,10 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
         routes.append(segments)
         d = graph.label_node[e]
         labels.append(None if d is None else (center_x[graph.rank[d]], ys[d]))
-    size = len(ys)
-    bottom = max((ys[v] + graph.height[v] / 2 for v in range(size)), default=0.0)
-    lane_top = min((lane for lane in lanes_y), default=top)
-    bounds = (0.0, min(top, lane_top), x - gap[-1] if n_layers else 0.0, bottom)
+    lane_top = min(lanes_y, default=top)
+    lane_bottom = max(lanes_y, default=bottom)
+    bounds = (0.0, min(top, lane_top), x - gap[-1] if n_layers else 0.0,
+              max(bottom, lane_bottom))
     return Drawing(centers, routes, labels, own_from, trunks, bounds)
 
 
@@ -154,45 +157,24 @@ def _extend(segments: list[tuple], a: tuple[float, float], b: tuple[float, float
         segments.append(_bend(a, b))
 
 
-def _lanes(graph: LayeredGraph, left, right, gap) -> dict[int, int]:
-    """A lane above the drawing for each source of bus edges, shared by sources whose
-    spans do not overlap (intervals coloured greedily from the left)."""
-    spans: dict[int, list[float]] = {}
-    for e in graph.bus:
-        s, d = graph.chains[e][0], graph.chains[e][1]
-        a = right[graph.rank[s]]
-        b = left[graph.rank[d]]
-        lo, hi = spans.get(s, (a, b))
-        spans[s] = [min(lo, a), max(hi, b)]
-    lanes: dict[int, int] = {}
-    ends: list[float] = []  # per lane, where its last span ends
-    for s, (a, b) in sorted(spans.items(), key=lambda item: item[1][0]):
-        for k, last in enumerate(ends):
-            if last + 20.0 < a:
-                lanes[s], ends[k] = k, b
-                break
-        else:
-            lanes[s] = len(ends)
-            ends.append(b)
-    return lanes
-
-
 def _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e) -> tuple[list, list]:
-    """Out of the source, up its gap to the lane and along it (the trunk, shared), then
-    down the gap before the label's column, through the label's place and into the
-    target (the edge's own part). Corners are rounded; the lane is above every box."""
+    """Out of the source, up (or down) its gap to the lane and along it (the trunk,
+    shared), then down (up) the gap before the label's column, through the label's
+    place and into the target (the edge's own part). Corners are rounded; the lane is
+    above (below) every box."""
     s, d, t = chain
     rs, rd = graph.rank[s], graph.rank[d]
     # drops into one gap are spread so that they do not lie on top of each other
     x_up = right[rs] + gap[rs] / 2
     x_down = left[rd] - gap[rd - 1] * (0.25 + 0.5 * ((e * 0.618) % 1.0))
     sy, yd = start[1], ys[d]
-    c = min(8.0, (x_down - x_up) / 2, (sy - lane_y) / 2, (yd - lane_y) / 2,
+    down = 1.0 if lane_y > sy else -1.0  # from the source to a lane below, or above
+    c = min(8.0, (x_down - x_up) / 2, abs(sy - lane_y) / 2, abs(yd - lane_y) / 2,
             x_up - start[0])
     trunk = [(start, (x_up - c, sy)),
-             ((x_up - c, sy), (x_up, sy), (x_up, sy), (x_up, sy - c)),
-             ((x_up, sy - c), (x_up, lane_y + c)),
-             ((x_up, lane_y + c), (x_up, lane_y), (x_up, lane_y), (x_up + c, lane_y)),
+             ((x_up - c, sy), (x_up, sy), (x_up, sy), (x_up, sy + down * c)),
+             ((x_up, sy + down * c), (x_up, lane_y - down * c)),
+             ((x_up, lane_y - down * c), (x_up, lane_y), (x_up, lane_y), (x_up + c, lane_y)),
              ((x_up + c, lane_y), (x_down - c, lane_y))]
     level = (right[rd], yd)
     # the drop is one cubic whose control points sit on the vertical: it runs down the

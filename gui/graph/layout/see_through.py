@@ -9,14 +9,17 @@ from __future__ import annotations
 from gui.graph.layout.virtual_nodes import LayeredGraph
 
 
-def contracted(graph: LayeredGraph, layers: list[list[int]]) -> tuple[list, list, list[int]]:
+def contracted(graph: LayeredGraph, layers: list[list[int]],
+               keep: set[int] = frozenset()) -> tuple[list, list, list[int]]:
     """The graph seen through its layers of virtual nodes only (every node one edge in,
     one out: a label's layer between values and operations, long edges): each kept
     node's neighbours in the next and previous kept layers, through those (an edge's
     crossings there are those of the edge drawn straight, once the layer is sorted by
-    `expanded`), and the kept layers' indices. `layers`: every layer's nodes."""
+    `expanded`), and the kept layers' indices. `layers`: every layer's nodes; a layer
+    with a node of `keep` is kept."""
     up, down = graph.up, graph.down
-    see_through = [bool(layer) and all(len(up[v]) == 1 and len(down[v]) == 1 for v in layer)
+    see_through = [bool(layer) and all(len(up[v]) == 1 and len(down[v]) == 1
+                                       and v not in keep for v in layer)
                    for layer in layers]
     kept = [r for r, through in enumerate(see_through) if not through]
     new_up, new_down = list(up), list(down)
