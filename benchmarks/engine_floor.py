@@ -1,6 +1,6 @@
 """The engine against micrograd, the microgpt-style peer and the tape floor (issue 27).
 
-`python -m benchmarks.engine_floor [--quick] [--json]`. Every measure runs the four sides
+`python -m benchmarks.engine_floor [--quick] [--json] [--cpu]`. Every measure runs the four sides
 (ours, `micrograd` 0.1.0, `GptValue`, `Tape`: benchmarks.floor_peers) in alternated
 rounds, the order rotated each round, with the garbage collector on (as users run
 it) and off; before each timed call the heap is collected (untimed), so that no side
@@ -31,6 +31,9 @@ from benchmarks.peers import deep_recursion, make_parameters, xor_epoch
 from engine.core.value import Value as OurValue
 
 SIDES = ("ours", "micrograd", "gpt", "tape")
+# --cpu: time by this process's CPU time (collections included), steadier than the wall
+# clock when other jobs share the machine
+CLOCK = time.process_time if "--cpu" in sys.argv else time.perf_counter
 CLASSES = {"ours": OurValue, "micrograd": MicrogradValue, "gpt": fp.GptValue}
 
 
@@ -39,9 +42,9 @@ def _timed(work, collector: bool) -> float:
     was = gc.isenabled()
     (gc.enable if collector else gc.disable)()
     try:
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         work()
-        return time.perf_counter() - t0
+        return CLOCK() - t0
     finally:
         (gc.enable if was else gc.disable)()
 
@@ -96,16 +99,16 @@ def demo_works() -> dict:
 
 def _chain_work(side: str, n: int, times: dict):
     def work():
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         if side == "tape":
             tape, v = fp.tape_chain(n)
-            t1 = time.perf_counter()
+            t1 = CLOCK()
             tape.backward(v)
         else:
             _, v = fp.chain(CLASSES[side], n)
-            t1 = time.perf_counter()
+            t1 = CLOCK()
             v.backward()
-        t2 = time.perf_counter()
+        t2 = CLOCK()
         times.setdefault(side, []).append((t1 - t0, t2 - t1))
     return work
 
@@ -171,7 +174,7 @@ def collector_pauses(side: str, n: int) -> dict:
 
 def measure(quick: bool = False) -> dict:
     sizes = (1000, 10_000, 100_000) if quick else (1000, 10_000, 100_000, 1_000_000)
-    result: dict = {"sizes": sizes}
+    result: dict = {"sizes": sizes, "clock": "cpu" if CLOCK is time.process_time else "wall"}
     with deep_recursion():
         for collector in (True, False):
             key = "on" if collector else "off"
@@ -194,9 +197,9 @@ def _fmt(row: dict, unit: str = "") -> str:
 
 
 def report(r: dict) -> str:
-    lines = ["engine against micrograd 0.1.0, microgpt-style and the tape: medians of "
-             "alternated rounds [min-max]; (x ours, median of the rounds' ratios "
-             "[min-max])"]
+    lines = [f"clock: {r.get('clock', 'wall')}; engine against micrograd 0.1.0, microgpt-style "
+             "and the tape: medians of alternated rounds [min-max]; (x ours, median of the "
+             "rounds' ratios [min-max])"]
     for key, label in (("xor", "XOR epoch, ms per 50 epochs"),
                        ("demo", "demo epoch (MLP(2,[16,16,1]), 100 moons), ms")):
         for c in ("on", "off"):
