@@ -198,6 +198,13 @@ def test_micrographs_fields_read_and_set_as_tuples():
     assert (a.grad, b.grad) == (3.0, 2.0)
     with pytest.raises(ValueError):
         c._prev = (a, b, a)
+    e = Value(-2.0, _prev=(a,), _op="neg", _local=(-1.0,))  # one parent
+    assert e._prev == (a,) and e._local == (-1.0,)
+    a.grad = 0.0
+    e.backward()
+    assert a.grad == -1.0
+    c._prev = {a}  # micrograd keeps a set
+    assert c._prev == (a,) and c._local == (3.0,)
 
 
 @pytest.fixture
