@@ -22,6 +22,10 @@ let go of: `sys.getallocatedblocks`, read only by settling holders, since it cos
 0.5 µs on a small heap and over 100 µs on a big one, too much for each row of an XOR
 epoch) unfreezes them all, and their garbage is collected then; `unsettle()` does it at
 once. Qt-free: the window's sliced tasks (gui.jobs.sliced) hold this same pause.
+
+Outside any pause, in a user's own loop, the engine's nodes keep out of the collector's
+way by another means: they are made a batch at a time by `made_quietly`, which puts the
+batch straight into the oldest generation (see engine.core.value).
 """
 
 from __future__ import annotations
