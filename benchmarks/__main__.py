@@ -12,6 +12,7 @@ from benchmarks import (
     build_scale,
     crossings,
     engine_check,
+    engine_floor,
     engine_scale,
     graph_import,
     graph_view,
@@ -35,6 +36,7 @@ def main() -> None:
                    f"{platform.python_version()}",
         "peers": peers.measure(quick),
         "engine": engine_scale.measure(quick),
+        "engine_floor": engine_floor.measure(quick),
         "build": build_scale.measure(quick),
         "graph_view": graph_view.measure((500, 1000) if quick else (500, 1000, 5000),
                                          repeats=2 if quick else 5),
@@ -52,7 +54,8 @@ def main() -> None:
         print(json.dumps(results))
         return
     print(f"machine: {results['machine']}")
-    for name, module in (("peers", peers), ("engine", engine_scale), ("build", build_scale),
+    for name, module in (("peers", peers), ("engine", engine_scale),
+                         ("engine_floor", engine_floor), ("build", build_scale),
                          ("graph_view", graph_view), ("xor", xor), ("step", step_cost),
                          ("window", window), ("build_gaps", build_gaps),
                          ("tensorflow_load", tensorflow_load), ("engine_check", engine_check),

@@ -22,6 +22,10 @@ let go of: `sys.getallocatedblocks`, read only by settling holders, since it cos
 0.5 µs on a small heap and over 100 µs on a big one, too much for each row of an XOR
 epoch) unfreezes them all, and their garbage is collected then; `unsettle()` does it at
 once. Qt-free: the window's sliced tasks (gui.jobs.sliced) hold this same pause.
+
+Outside any pause, in a user's own loop, the engine's nodes keep out of the collector's
+way by another means: they are made a batch at a time by `made_quietly`, which puts the
+batch straight into the oldest generation (see engine.core.value).
 """
 
 from __future__ import annotations
@@ -93,6 +97,35 @@ def settled() -> bool:
     """Whether objects are kept frozen after the last release (see the module's
     docstring)."""
     return _settled
+
+def made_quietly(make, *args):
+    """`make(*args)`, a burst of new objects that are to live long (the engine's blank
+    nodes), made out of the collector's way; returns what `make` returned.
+
+    With the collector on and nothing frozen but by a settling release, the young
+    generations are collected first (their collection, due soon anyway, as it would
+    have run), the burst is made with the collector off, and a freeze and unfreeze put
+    it straight into the oldest generation: it adds nothing to the young generation's
+    count, so building a graph sets off no collection, and nothing to what decides a
+    full one. Under a pause (the collector off) the burst is made as anything else.
+    The collector's settings are not changed, and the user's own objects go through the
+    generations as they would have.
+    """
+    if not gc.isenabled():
+        return make(*args)
+    gc.collect(1)
+    gc.disable()
+    try:
+        made = make(*args)
+        if _settled:
+            gc.freeze()  # it joins what the settling release keeps out of sight
+        elif gc.get_freeze_count() == 0:  # no one else's frozen objects to thaw
+            gc.freeze()
+            gc.unfreeze()
+    finally:
+        gc.enable()
+    return made
+
 
 class _Paused:
     """`with collector_paused():` as a plain object: a generator-based context manager

@@ -1,12 +1,26 @@
 """The scalar `Value` and reverse-mode differentiation over the graph it records.
 
 Each operation records, at forward time, its output's local derivative with respect to
-each parent (`local_grads`, in parent order). The backward pass is then one loop that
-multiplies each local derivative by the upstream gradient and adds it to the parent.
-There is no `_backward` closure per node: a closure that captures its own output makes
-every graph a reference cycle that only the garbage collector can free, which costs
-speed and makes a live window pause. Plain tuples keep the graph acyclic, so a graph is
-freed by reference counting the moment it is dropped.
+each parent. The backward pass is then one loop that multiplies each local derivative by
+the upstream gradient and adds it to the parent. There is no `_backward` closure per
+node: a closure that captures its own output makes every graph a reference cycle that
+only the garbage collector can free. A node keeps its (one or two) parents and their
+local derivatives in slots of its own (`_a`, `_b`, `_ga`, `_gb`), not in tuples: one
+object per node, and the graph is acyclic, freed by reference counting the moment it is
+dropped. `_prev` and `_local` (micrograd's and the tools' view) are those slots as tuples.
+
+Out of the collector's way (issue 27): a node is taken from a pool of blank nodes that
+is filled a batch at a time (engine._gc.made_quietly): the batch is made in one burst
+with the collector paused and lands in the oldest generation, so that building a graph,
+even in a user's own loop, counts nothing towards the collector's next collection and
+never makes it rescan the growing graph.
+
+`backward()` applies the rules in the reverse of `topological_order` (the depth-first
+post-order of the lesson, which the stepper walks): the stepper's last step ends on
+`backward()`'s gradients to the bit because both add each node's contributions in that
+one order. (Creation order is a topological order too and would need no walk, but it
+adds some nodes' contributions in another order, which changes the last bits of their
+sums: see docs/performance.md.)
 
 What each op is (its name on a node, its value, its local derivatives) is its entry in
 engine/core/ops.py. The operators and the lesson's functions are written out here for speed
@@ -18,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from engine._gc import made_quietly
 from engine.core import ops
 from engine.core.ops import sigmoid
 
@@ -30,17 +45,48 @@ class Value:
     ('' for a leaf) and `local_grads` d(self)/d(parent) for each parent, in order.
     """
 
-    __slots__ = ("data", "grad", "label", "_prev", "_op", "_local", "_mark", "__weakref__")
+    __slots__ = ("data", "grad", "label", "_op", "_a", "_b", "_ga", "_gb", "_mark",
+                 "__weakref__")
 
     def __init__(self, data, label: str = "", _prev: tuple = (), _op: str = "",
                  _local: tuple = ()):
         self.data = float(data)
         self.grad = 0.0
         self.label = label
-        self._prev = _prev
         self._op = _op
-        self._local = _local
         self._mark = None
+        self._prev = _prev
+        self._local = _local
+
+    # -- parents and local derivatives as tuples: micrograd's fields, the tools' view --------
+
+    @property
+    def _prev(self) -> tuple[Value, ...]:
+        a = self._a
+        if a is None:
+            return ()
+        b = self._b
+        return (a,) if b is None else (a, b)
+
+    @_prev.setter
+    def _prev(self, parents) -> None:
+        parents = tuple(parents)
+        if len(parents) > 2:
+            raise ValueError(f"a node has one or two parents, not {len(parents)}")
+        self._a = parents[0] if parents else None
+        self._b = parents[1] if len(parents) == 2 else None
+
+    @property
+    def _local(self) -> tuple[float, ...]:
+        if self._a is None:
+            return ()
+        return (self._ga,) if self._b is None else (self._ga, self._gb)
+
+    @_local.setter
+    def _local(self, local) -> None:
+        local = tuple(local)
+        self._ga = local[0] if local else 0.0
+        self._gb = local[1] if len(local) > 1 else 0.0
 
     # -- read-only views used by the debugger -------------------------------------------
 
@@ -66,37 +112,49 @@ class Value:
     # A plain number on either side is folded into the operation: the node keeps one
     # parent and its local derivative, and no Value is made for the constant. (The
     # expression language turns its numbers into constant nodes before it gets here,
-    # so a parsed program still shows every constant in its graph.)
+    # so a parsed program still shows every constant in its graph.) The commonest ops
+    # fill their node in place: one call fewer per node (a blank node from the pool has
+    # grad 0, no label, no second parent).
 
     def __add__(self, other) -> Value:
+        v = _take() if _pool else _refill()
+        v._op, v._a, v._ga = "+", self, 1.0
         if isinstance(other, Value):
-            return _node(self.data + other.data, (self, other), "+", (1.0, 1.0))
-        return _node(self.data + other, (self,), "+", (1.0,))
+            v.data = self.data + other.data
+            v._b, v._gb = other, 1.0
+        else:
+            v.data = self.data + other
+        return v
 
     def __sub__(self, other) -> Value:
         if isinstance(other, Value):
-            return _node(self.data - other.data, (self, other), "-", (1.0, -1.0))
-        return _node(self.data - other, (self,), "-", (1.0,))
+            return _binary(self.data - other.data, self, other, "-", 1.0, -1.0)
+        return _unary(self.data - other, self, "-", 1.0)
 
     def __mul__(self, other) -> Value:
         # d(ab)/da = b, d(ab)/db = a
+        v = _take() if _pool else _refill()
+        v._op, v._a = "*", self
         if isinstance(other, Value):
-            return _node(self.data * other.data, (self, other), "*",
-                         (other.data, self.data))
-        return _node(self.data * other, (self,), "*", (other,))
+            v.data = self.data * other.data
+            v._b, v._ga, v._gb = other, other.data, self.data
+        else:
+            v.data = self.data * other
+            v._ga = other
+        return v
 
     def __truediv__(self, other) -> Value:
         # d(a/b)/da = 1/b, d(a/b)/db = -a/b^2, written -q/b so a tiny b cannot underflow b*b
         if isinstance(other, Value):
             q = self.data / other.data
-            return _node(q, (self, other), "/", (1.0 / other.data, -q / other.data))
-        return _node(self.data / other, (self,), "/", (1.0 / other,))
+            return _binary(q, self, other, "/", 1.0 / other.data, -q / other.data)
+        return _unary(self.data / other, self, "/", 1.0 / other)
 
     def __pow__(self, exponent) -> Value:
         if isinstance(exponent, Value):  # d(x^y)/dy = x^y·ln x: a positive base only
             x, y = self.data, exponent.data
             out = _pow_input(x, y)
-            return _node(out, (self, exponent), _POW_INPUT, _pow_input_local(out, x, y))
+            return _binary(out, self, exponent, _POW_INPUT, *_pow_input_local(out, x, y))
         k = float(exponent)
         x = self.data
         # math.pow raises ValueError where ** would return a complex number
@@ -109,31 +167,37 @@ class Value:
             # k is an even integer and k - 1 (odd) rounds back to k: x**(k-1) keeps the
             # sign of x, and its size is finite and non-zero only where |x| == 1
             local = k * math.copysign(math.pow(abs(x), k - 1.0), x)
-        return _node(out, (self,), ops.power_name(k), (local,))
+        return _unary(out, self, ops.power_name(k), local)
 
     def __rpow__(self, base) -> Value:
         # a number raised to this Value: one parent, the exponent; the base is folded
         b = float(base)
         out = _pow_input(b, self.data)
-        return _node(out, (self,), _POW_INPUT, (_pow_input_local(out, b, self.data)[1],))
+        return _unary(out, self, _POW_INPUT, _pow_input_local(out, b, self.data)[1])
 
     def __radd__(self, other) -> Value:
-        return _node(other + self.data, (self,), "+", (1.0,))
+        v = _take() if _pool else _refill()
+        v._op, v._a, v._ga = "+", self, 1.0
+        v.data = other + self.data
+        return v
 
     def __rsub__(self, other) -> Value:
-        return _node(other - self.data, (self,), "-", (-1.0,))
+        return _unary(other - self.data, self, "-", -1.0)
 
     def __rmul__(self, other) -> Value:
-        return _node(other * self.data, (self,), "*", (other,))
+        v = _take() if _pool else _refill()
+        v._op, v._a, v._ga = "*", self, other
+        v.data = other * self.data
+        return v
 
     def __rtruediv__(self, other) -> Value:
         q = other / self.data
-        return _node(q, (self,), "/", (-q / self.data,))
+        return _unary(q, self, "/", -q / self.data)
 
     # -- unary operations ----------------------------------------------------------------
 
     def __neg__(self) -> Value:
-        return _node(-self.data, (self,), "neg", (-1.0,))
+        return _unary(-self.data, self, "neg", -1.0)
 
     def __pos__(self) -> Value:
         return self
@@ -143,24 +207,33 @@ class Value:
 
     def tanh(self) -> Value:
         t = math.tanh(self.data)
-        return _node(t, (self,), "tanh", (1.0 - t * t,))  # tanh'(z) = 1 - tanh(z)^2
+        v = _take() if _pool else _refill()
+        v._op, v._a = "tanh", self
+        v.data, v._ga = t, 1.0 - t * t  # tanh'(z) = 1 - tanh(z)^2
+        return v
 
     def relu(self) -> Value:
         x = self.data
+        v = _take() if _pool else _refill()
+        v._op, v._a = "relu", self
         # relu'(0) = 0: the flat branch is the one that ran
-        return _node(x if x > 0.0 else 0.0, (self,), "relu", (1.0 if x > 0.0 else 0.0,))
+        if x > 0.0:
+            v.data, v._ga = x, 1.0
+        else:
+            v.data, v._ga = 0.0, 0.0
+        return v
 
     def exp(self) -> Value:
         e = math.exp(self.data)
-        return _node(e, (self,), "exp", (e,))  # exp' = exp
+        return _unary(e, self, "exp", e)  # exp' = exp
 
     def log(self) -> Value:
         x = self.data
-        return _node(math.log(x), (self,), "log", (1.0 / x,))  # raises ValueError for x <= 0
+        return _unary(math.log(x), self, "log", 1.0 / x)  # raises ValueError for x <= 0
 
     def sigmoid(self) -> Value:
         s = sigmoid(self.data)
-        return _node(s, (self,), "sigmoid", (s * (1.0 - s),))
+        return _unary(s, self, "sigmoid", s * (1.0 - s))
 
     # -- differentiation -----------------------------------------------------------------
 
@@ -173,15 +246,13 @@ class Value:
         order = topological_order(self)
         self.grad = 1.0
         for node in reversed(order):
-            parents = node._prev
-            if parents:  # leaves have no rule
-                # every operation has one or two parents: written out, this loop is
-                # about three times faster than a zip over them
+            a = node._a
+            if a is not None:  # leaves have no rule
                 g = node.grad
-                local = node._local
-                parents[0].grad += local[0] * g
-                if len(parents) == 2:
-                    parents[1].grad += local[1] * g
+                a.grad += node._ga * g
+                b = node._b
+                if b is not None:
+                    b.grad += node._gb * g
         return order
 
 
@@ -192,7 +263,7 @@ def value_method(op: ops.Op):
     def method(self: Value) -> Value:
         x = self.data
         out = forward(x)
-        return _node(out, (self,), name, local(out, x))
+        return _unary(out, self, name, local(out, x)[0])
 
     method.__name__ = method.__qualname__ = op.method
     method.__doc__ = f"{op.name}(self), its rule from engine.core.ops."
@@ -207,21 +278,59 @@ _POW_INPUT = ops.POW_INPUT.name
 _pow_input, _pow_input_local = ops.POW_INPUT.forward, ops.POW_INPUT.local
 
 
-def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
-    """A new result node. Skips __init__'s conversion: `data` is already a float."""
-    v = _new(Value)
-    v.data = data
-    v.grad = 0.0
-    v.label = ""
-    v._prev = parents
-    v._op = op
-    v._local = local
-    v._mark = None
+# -- making nodes ----------------------------------------------------------------------------
+
+_new = object.__new__
+_pool: list[Value] = []    # blank nodes, made a batch at a time out of the collector's way
+_take = _pool.pop
+_BATCH = (256, 8192)       # the first batch, and the largest (each refill doubles it)
+_batch = _BATCH[0]
+
+
+def _blanks(n: int) -> list[Value]:
+    blanks = [_new(Value) for _ in range(n)]
+    for v in blanks:  # (`_gb` is read only where `_b` is set)
+        v.grad = 0.0
+        v.label = ""
+        v._b = None
+        v._mark = None
+    return blanks
+
+
+def _refill() -> Value:
+    """A blank node, the pool filled again first (made_quietly)."""
+    global _batch
+    _pool.extend(made_quietly(_blanks, _batch))
+    _batch = min(2 * _batch, _BATCH[1])
+    return _take()
+
+
+def _unary(data: float, a: Value, op: str, ga: float) -> Value:
+    v = _take() if _pool else _refill()
+    v.data, v._op = data, op
+    v._a, v._ga = a, ga
     return v
 
 
-_new = object.__new__
+def _binary(data: float, a: Value, b: Value, op: str, ga: float, gb: float) -> Value:
+    v = _take() if _pool else _refill()
+    v.data, v._op = data, op
+    v._a, v._ga = a, ga
+    v._b, v._gb = b, gb
+    return v
 
+
+def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
+    """A new result node of one or two `parents`, with their `local` derivatives (or a
+    leaf, with none). Skips __init__'s conversion: `data` is already a float."""
+    v = _take() if _pool else _refill()
+    v.data, v._op = data, op
+    v._prev = parents
+    v._local = local
+    return v
+
+
+# -- the depth-first order ------------------------------------------------------------------------
 
 def topological_order(root: Value) -> list[Value]:
     """Every node `root` depends on, parents before children, `root` last.
@@ -250,11 +359,18 @@ _RECURSION_DEPTH = 400  # below Python's default limit of 1,000
 def _visit(node: Value, token: object, emit, depth: int) -> None:
     # A module function, not a closure: a closure that calls itself is a reference
     # cycle, and one per walk woke the garbage collector every few hundred epochs.
-    for parent in node._prev:
+    parent = node._a
+    if parent is not None:
         if parent._mark is not token:
             if depth < _RECURSION_DEPTH:
                 _visit(parent, token, emit, depth + 1)
             else:  # deep graph: the stack walk does this branch, with no unwinding
+                _walk_with_stack(parent, token, emit)
+        parent = node._b
+        if parent is not None and parent._mark is not token:
+            if depth < _RECURSION_DEPTH:
+                _visit(parent, token, emit, depth + 1)
+            else:
                 _walk_with_stack(parent, token, emit)
     emit(node)  # may itself raise RecursionError: mark only once it is emitted
     node._mark = token
@@ -271,15 +387,19 @@ def _walk_with_stack(root: Value, token: object, emit) -> None:
     push, pop = stack.append, stack.pop
     while stack:
         node = stack[-1]
-        for parent in node._prev:
+        parent = node._a
+        if parent is not None:
             if parent._mark is not token:
                 push(parent)
-                break
-        else:
-            pop()
-            if node._mark is not token:
-                emit(node)
-                node._mark = token
+                continue
+            parent = node._b
+            if parent is not None and parent._mark is not token:
+                push(parent)
+                continue
+        pop()
+        if node._mark is not token:
+            emit(node)
+            node._mark = token
 
 
 def zero_grad(values: Iterable[Value]) -> None:

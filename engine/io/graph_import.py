@@ -283,15 +283,15 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
             v = _new(Value)
             if op == _ADD:
                 v.data = y = a.data + b.data
-                v._local = _ONES
+                v._ga = v._gb = 1.0
             else:
                 v.data = y = a.data * b.data
-                v._local = (b.data, a.data)
+                v._ga, v._gb = b.data, a.data
             if not _isfinite(y):
                 raise GraphImportError(f"{_which(labels.get(key, ''), count - 1)} is "
                                        f"{y!r}, not a finite number")
             v.grad = 0.0
-            v._prev = (a, b)
+            v._a, v._b = a, b  # the parents' slots (Value._prev, as a tuple)
             v._op = op
             v._mark = None
             v.label = labels.get(key, "")
@@ -347,7 +347,8 @@ class _Builder:
         label = self._name(node, key)
         x = _number(node, label, len(self.where))
         v = _new(Value)
-        v.data, v.grad, v.label, v._prev, v._op, v._local, v._mark = x, 0.0, "", (), "", (), None
+        v.data, v.grad, v.label, v._op, v._mark = x, 0.0, "", "", None
+        v._a = v._b = None  # a leaf: no parents
         self.where[key] = self._emit(INPUT if label else CONST, (), x, v, label)
 
     def _constant(self, x: float) -> int:
