@@ -20,8 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.out is None:
         return _run(args)
-    from cli.common import check_output_folder
+    from cli.common import check_output_folder, check_path_given
 
+    check_path_given(args.out, "--out")
     made = not os.path.isdir(args.out)
     check_output_folder(args.out)  # before the work, not after it
     try:
