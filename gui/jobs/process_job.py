@@ -17,7 +17,9 @@ from collections.abc import Callable
 from multiprocessing.reduction import ForkingPickler
 
 from engine import _spawn, boundary
+from engine.frames import FrameReader
 from gui.jobs.process_child import BATCH_S, KWARGS_TO_FOLLOW, run_generator
+from gui.jobs.records import CHILD_RECORDS
 
 _jobs: list[ProcessJob] = []
 _context = multiprocessing.get_context("spawn")  # no fork of a process with threads
@@ -53,6 +55,8 @@ class ProcessJob:
                                               0.0 if one_by_one else BATCH_S))
         _spawn.start(self.process)  # the user's script is never run again in it
         child.close()
+        # what the child sends is read as frames of plain data, never unpickled
+        self._reader = FrameReader(self._conn.fileno(), CHILD_RECORDS)
         if not inline:
             self._post(payload)
         self.finished = False
@@ -79,25 +83,44 @@ class ProcessJob:
 
     def drain(self, limit: int | None = None) -> list:
         """Every record the child has sent since the last call, or those of at most
-        `limit` messages (never blocks)."""
+        `limit` messages (never blocks: frames of plain data, engine.frames)."""
         records = []
         try:
-            while not self.finished and (limit is None or limit > 0) and self._conn.poll():
-                if limit is not None:
-                    limit -= 1
-                message = self._conn.recv()
-                if message is None:
-                    self._end()
-                elif isinstance(message, Exception):
-                    self.error = str(message)
-                else:
-                    records.extend(message)
+            while not self.finished and (limit is None or limit > 0):
+                messages = self._reader.read(0.0, limit)
+                if not messages:
+                    break
+                for message in messages:
+                    if limit is not None:
+                        limit -= 1
+                    self._take(message, records)
+                    if self.finished:
+                        break
+        except boundary.ProtocolError as e:  # never a message of ours: the child is ended
+            self.error = f"the worker process sent {e}"
+            self._kill()
         except (EOFError, OSError):  # the child is gone without saying goodbye
             self.process.join(0.2)
             self.error = self.error or ("the worker process ended unexpectedly "
                                         f"(exit code {self.process.exitcode})")
             self._end()
         return records
+
+    def _take(self, message: list, records: list) -> None:
+        kind = message[0]
+        if kind == "batch" and len(message) == 2 and isinstance(message[1], list):
+            records.extend(message[1])
+        elif kind == "error" and len(message) == 2 and isinstance(message[1], str):
+            self.error = message[1]
+        elif kind == "end" and len(message) == 1:
+            self._end()
+        else:
+            raise boundary.ProtocolError(f"a message of the wrong shape ({kind[:40]!r})")
+
+    def _kill(self) -> None:
+        """End the child and all it started, without waiting for it on this thread."""
+        boundary.kill_tree(self.process.pid)
+        self._end()
 
     def send(self, message) -> None:
         """Send `message` to a child that reads them (not "stop": see request_stop).
