@@ -235,6 +235,15 @@ class FrameReader:
             raise EOFError
         return messages
 
+    @property
+    def pending(self) -> bool:
+        """A whole frame is in the buffer: `read` returns it without reading the fd."""
+        size = _FRAME_HEADER.size
+        if len(self._buffer) < size:
+            return False
+        text_n, binary_n = _FRAME_HEADER.unpack_from(self._buffer)
+        return len(self._buffer) >= size + text_n + binary_n
+
     def _fill(self, wait_s: float) -> None:
         budget, wait = READ_BUDGET, max(0.0, wait_s)
         while budget > 0:

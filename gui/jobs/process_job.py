@@ -61,6 +61,7 @@ class ProcessJob:
             self._post(payload)
         self.finished = False
         self.error: str | None = None
+        self._reaping = False
         _jobs.append(self)
 
     def _post(self, payload: bytes) -> None:
@@ -119,8 +120,13 @@ class ProcessJob:
 
     def _kill(self) -> None:
         """End the child and all it started, without waiting for it on this thread."""
-        boundary.kill_tree(self.process.pid)
-        self._end()
+        self.cancel()
+
+    @property
+    def pending(self) -> bool:
+        """A whole message was read from the pipe and is waiting to be drained (the
+        pipe itself may have nothing more to say)."""
+        return not self.finished and self._reader.pending
 
     def send(self, message) -> None:
         """Send `message` to a child that reads them (not "stop": see request_stop).
@@ -145,23 +151,31 @@ class ProcessJob:
 
     def cancel(self) -> None:
         """End the child at once, whatever it is doing (for work that cannot stop
-        between records, like one long computation); what it sent is dropped."""
+        between records, like one long computation); what it sent is dropped. Never
+        waits for it: the child and all it started are killed, and a thread reaps it
+        and closes the pipe once the feeder has let go of it."""
         if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(0.5)
-        self._end()
+            boundary.kill_tree(self.process.pid)
+        self._end(reap_s=0.0)
+        if self._reaping:
+            return
+        self._reaping = True
+        reaper = threading.Thread(target=self._reap, daemon=True, name="process-job-reaper")
+        reaper.start()
+
+    def _reap(self) -> None:
+        self.process.join()
         if self._feeder is not None:
-            self._feeder.join(0.2)  # a write to the dead child fails at once
-            if self._feeder.is_alive():
-                return  # never close a pipe a thread still writes to: it ends on its own
+            self._feeder.join()  # a write to the dead child fails at once
         self._conn.close()
 
-    def _end(self) -> None:
+    def _end(self, reap_s: float = 0.2) -> None:
         if not self.finished:
             self.finished = True
             if self._outbox is not None:
                 self._outbox.put(None)  # the feeder ends after what it still has to write
-            self.process.join(0.2)  # it is exiting: reap it
+            if reap_s:
+                self.process.join(reap_s)  # it is exiting: reap it
             if self in _jobs:
                 _jobs.remove(self)
 

@@ -176,3 +176,51 @@ def test_draw_reads_its_child_without_unpickling(no_unpickling, tmp_path):
     path = draw(y, str(tmp_path / "drawn.json"))
     assert (tmp_path / "drawn.json").read_text(encoding="utf-8").startswith('{"nodes": [')
     assert path == str(tmp_path / "drawn.json")
+
+
+def test_cancel_never_waits_for_the_child_on_the_calling_thread(monkeypatch):
+    """A big stale layout given up on: the window's thread kills it and goes on; the
+    child is reaped, and its pipe closed, by another thread."""
+    job = ProcessJob(job_functions.endless)
+    caller = threading.current_thread()
+    waited_here = []
+    join = job.process.join
+
+    def recording_join(timeout=None):
+        if threading.current_thread() is caller:
+            waited_here.append(timeout)
+        return join(timeout)
+
+    monkeypatch.setattr(job.process, "join", recording_join)
+    job._conn.poll(60.0)  # it runs
+    job.cancel()
+    assert waited_here == []
+    assert job.finished
+    join(10.0)
+    assert not job.process.is_alive()
+    for _ in range(100):
+        if job._conn.closed:
+            break
+        threading.Event().wait(0.05)
+    assert job._conn.closed
+
+
+def test_the_warm_layout_child_is_waited_on_not_polled(qtbot):
+    """Idle between pictures, the warm layout child wakes the window only when it has
+    something to say: no clock runs, the pipe is watched."""
+    from gui.jobs.layout_server import LayoutServer
+
+    server = LayoutServer()
+    server.warm()
+    try:
+        qtbot.waitUntil(lambda: server.ready, timeout=60_000)
+        worker = server.worker
+        assert not worker._timer.isActive()  # nothing looks at the pipe on a clock
+        assert worker._notifier is not None and worker._notifier.isEnabled()
+        ticket = server.request(_small_layout(), 4)
+        steps = []
+        qtbot.waitUntil(lambda: (steps.extend(server.pieces(ticket) or [])
+                                 or any(p[0] == "rest" for p in steps)), timeout=60_000)
+        assert not worker._timer.isActive()
+    finally:
+        server.stop()
