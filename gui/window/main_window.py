@@ -454,7 +454,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.graph_tab.timer.stop()
         self.program_build.cancel()
         self.graph_tab.stop_layout()
-        for name in ("Modes", "XOR", "Learn"):
+        for name in ("Modes", "XOR", "Pitfalls", "Learn"):
             if self.lazy_tabs.made(name):
                 self.lazy_tabs.tab(name).stop()
         self.reporter.stop()

@@ -120,7 +120,6 @@ def test_no_job_is_ever_unpickled_in_the_parent(qtbot, no_unpickling, tmp_path):
     from engine.lesson.learn.passes import count_passes
     from engine.lesson.modes import timing_sweep
     from engine.lesson.nn import Epoch, train_xor
-    from gui.graph.groups.model import Grouping
     from gui.graph.layout.transfer import layout_packed
     from gui.jobs.group_child import group_pieces, pack_arrays_steps
     from gui.jobs.layout_child import READY, serve_layouts
@@ -160,7 +159,8 @@ def test_no_job_is_ever_unpickled_in_the_parent(qtbot, no_unpickling, tmp_path):
     assert results["parse"][0][0][0] == "head" and results["parse"][0][-1][0] == "order"
     assert results["layout"][0][-1][0] == "rest"
     grouping = [r for r in results["grouping"][0] if r[0] == "grouping"]
-    assert len(grouping) == 1 and isinstance(grouping[0][1], Grouping)
+    assert len(grouping) == 1 and sorted(grouping[0][1]["order"]) == list(
+        range(len(program.values)))
     assert results["layout server"][0][0] == (0, READY)
     assert results["layout server"][0][-1][1][0] == "rest"
     answer = results["tensorflow"][0][0]

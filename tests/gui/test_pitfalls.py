@@ -50,7 +50,11 @@ def test_pitfalls_tab_highlights_wrong_gradients(window, qtbot):
     assert row["2 passes, no zero_grad"].data() == "4"
     assert row["= for +="].data(Qt.ItemDataRole.BackgroundRole) == WRONG_BACKGROUND
     assert row["no sort"].data(Qt.ItemDataRole.BackgroundRole) is None
-    assert len(tab.zero_plot.getPlotItem().listDataItems()) == 2
+    # the zero_grad runs are trained in child processes, then drawn
+    qtbot.waitUntil(lambda: len(tab.zero_plot.getPlotItem().listDataItems()) == 2,
+                    timeout=120_000)
+    assert not tab.training
+    assert "zero_grad every epoch: loss " in tab.zero_note.text()
 
 
 def test_case_buttons_open_the_presets(window, qtbot):
