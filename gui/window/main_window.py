@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -26,7 +26,7 @@ from gui.graph.editor import PRESETS, EditorPanel
 from gui.graph.inspector import Inspector
 from gui.graph.session import Session
 from gui.graph.tab import GraphTab
-from gui.jobs import process_job, worker
+from gui.jobs import process_job, warm_imports, worker
 from gui.jobs.disposal import Disposal
 from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
@@ -39,6 +39,7 @@ from gui.window.menus import SHORTCUTS, WindowMenus
 from gui.window.status import KeepActive, StatusMemory
 
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
+WARM_AFTER_MS = 1500  # after the start's own work: the window is drawn and idle by then
 FRAME_H = 32  # about a window manager's title bar, which the window's size leaves out
 
 
@@ -103,6 +104,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self._build_menus()
         self._connect()
         self._restore(path)
+        if remember:  # the app's own window: the tabs' modules imported while it is idle
+            QTimer.singleShot(WARM_AFTER_MS, warm_imports.start)
 
     def _make_docks_and_status_bar(self) -> None:
         self.editor = EditorPanel(self)

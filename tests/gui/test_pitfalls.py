@@ -39,6 +39,8 @@ def test_pitfalls_tab_highlights_wrong_gradients(window, qtbot):
     tab = window.pitfalls_tab
     window.tabs.setCurrentWidget(tab)
     qtbot.waitUntil(tab.isVisible, timeout=5_000)
+    # issue 26 item 6: the zero_grad runs train in child processes, not on this thread
+    assert tab.training and tab.zero_plot.getPlotItem().listDataItems() == []
     window.open_preset(str(PRESETS / "04-a-plus-a.expr"))
     model = tab.table.model()
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
