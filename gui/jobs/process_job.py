@@ -4,6 +4,9 @@ A worker thread would share the interpreter lock with the window: every call fro
 into Python (a table's data, a widget's paint) would wait for the worker to let go, and
 the window would draw a frame a second. A child process trains or times on the other
 core instead, sends its records in batches, and the window takes them when it draws.
+What the child sends is read as frames of plain data (engine/frames.py), without ever
+blocking and never unpickled; what the window sends the child (its arguments, requests)
+is pickled, as multiprocessing does.
 """
 # Qt-free: its child half runs in a child process (tests/test_structure.py).
 
