@@ -28,7 +28,7 @@ def _import_all(names: tuple[str, ...]) -> None:
             return
 
 
-def start(names: tuple[str, ...] = MODULES) -> threading.Thread:
+def start_warming(names: tuple[str, ...] = MODULES) -> threading.Thread:
     """Start importing `names` in a daemon thread, once per process; returns it."""
     if not _started:
         thread = threading.Thread(target=_import_all, args=(names,), daemon=True,

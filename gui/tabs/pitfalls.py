@@ -84,14 +84,11 @@ def _differs(value: float, correct: float) -> bool:
 
 class PitfallsTab(ProgramTab):
     preset_requested = Signal(str)  # a preset's path, to open in the editor
+    _with_zero: ProcessWorker | None = None  # the run that zeroes its gradients
 
     def __init__(self, session: Session, parent=None):
         super().__init__(session, parent)
-        self._zero_grad_drawn = False
-        # the two runs, trained in child processes (a second of pure Python at 3,000
-        # epochs: on the window's thread it held the window when the tab first opened)
-        self._runs: dict[ProcessWorker, list[float]] = {}
-        self._with_zero: ProcessWorker | None = None
+        self._zero_grad_drawn, self._runs = False, {}  # each run's worker: its losses
 
         cases = QHBoxLayout()
         for heading, group in (("The lesson's cases:", LESSON_CASES),
@@ -191,6 +188,8 @@ class PitfallsTab(ProgramTab):
             worker.cancel()
 
     def _draw_zero_grad(self) -> None:
+        """Train both runs in child processes (a second of pure Python: on the window's
+        thread it held the window when the tab first opened); drawn when both are in."""
         self._zero_grad_drawn = True
         self.zero_note.setText(f"Training both runs, {ZERO_GRAD_EPOCHS} epochs each…")
         for zero_grad in (True, False):

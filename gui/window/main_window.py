@@ -105,7 +105,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self._connect()
         self._restore(path)
         if remember:  # the app's own window: the tabs' modules imported while it is idle
-            QTimer.singleShot(WARM_AFTER_MS, warm_imports.start)
+            QTimer.singleShot(WARM_AFTER_MS, warm_imports.start_warming)
 
     def _make_docks_and_status_bar(self) -> None:
         self.editor = EditorPanel(self)
