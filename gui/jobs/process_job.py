@@ -13,6 +13,7 @@ is pickled, as multiprocessing does.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import threading
@@ -155,8 +156,8 @@ class ProcessJob:
     def cancel(self) -> None:
         """End the child at once, whatever it is doing (for work that cannot stop
         between records, like one long computation); what it sent is dropped. Never
-        waits for it: the child and all it started are killed, and a thread reaps it
-        and closes the pipe once the feeder has let go of it."""
+        waits for it: the child and all it started are killed, and a thread waits for
+        its end and closes the pipe once the feeder has let go of it."""
         if self.process.is_alive():
             boundary.kill_tree(self.process.pid)
         self._end(reap_s=0.0)
@@ -167,7 +168,10 @@ class ProcessJob:
         reaper.start()
 
     def _reap(self) -> None:
-        self.process.join()
+        # the end is waited for on its sentinel, never by waitpid: a second thread in
+        # waitpid would make is_alive() answer True for a child already gone; the zombie
+        # is reaped by the next is_alive() or multiprocessing.active_children()
+        multiprocessing.connection.wait([self.process.sentinel])
         if self._feeder is not None:
             self._feeder.join()  # a write to the dead child fails at once
         self._conn.close()
