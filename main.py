@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+SCREENSHOT_SIDES = (200, 7680)  # pixels of a side: a window, up to an 8K screen's width
 COMMANDS = ("grad", "train", "report", "screenshot", "export", "check-engine", "animate")
 
 
@@ -26,8 +27,16 @@ def _program_name() -> str:
     return "main.py" if sys.argv[0].endswith("main.py") else "autograd-debugger"
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a bad argument told in one line on standard error (no usage block
+    before it) and exit 2, as for every other bad input."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def _window_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=_program_name(),
         description="Autograd Debugger: see the computation graph, step the forward and "
                     "backward passes, and check every gradient. Commands: "
@@ -38,7 +47,7 @@ def _window_parser() -> argparse.ArgumentParser:
 
 
 def _command_parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"{_program_name()} {command}")
+    parser = OneLineParser(prog=f"{_program_name()} {command}")
     if command == "grad":
         from cli import grad
 
@@ -100,6 +109,7 @@ def _screenshot(args: argparse.Namespace) -> int:
         EXIT_CANNOT_WRITE,
         CommandError,
         check_output_file,
+        check_steps,
         quoted_path,
         read_text,
     )
@@ -113,6 +123,11 @@ def _screenshot(args: argparse.Namespace) -> int:
     except ValueError:
         raise CommandError("--size wants WIDTHxHEIGHT, e.g. 1400x860, "
                            f"not {quoted_path(args.size)}") from None
+    low, high = SCREENSHOT_SIDES
+    if not (low <= width <= high and low <= height <= high):
+        raise CommandError(f"--size: each side is {low} to {high:,} pixels, not "
+                           f"{width}x{height}")
+    check_steps(args.steps)
     check_output_file(args.out)
     from gui.screenshot import render
 

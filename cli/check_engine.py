@@ -22,6 +22,7 @@ from engine.checks.engine_check.wording import case_lines
 
 EXIT_FAILED = 1
 GB = 1024 ** 3
+MAX_TIMEOUT_S = 3600  # seconds a check may take: an hour is no longer a check
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,8 +86,12 @@ def _ended(signum, _frame) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_input(args.path)  # a FIFO, device or folder is refused before it is opened
-    if not args.timeout > 0:
-        raise CommandError("--timeout wants a number of seconds above 0")
+    if not 0 < args.timeout <= MAX_TIMEOUT_S:
+        raise CommandError(f"--timeout wants a number of seconds above 0 and at most "
+                           f"{MAX_TIMEOUT_S:,}, not {args.timeout:g}")
+    if not args.class_name.isidentifier():
+        raise CommandError(f"--class wants a class's name (a Python identifier), not "
+                           f"{args.class_name[:40]!r}")
     if not 0.25 <= args.memory <= 1024:
         raise CommandError("--memory wants 0.25 to 1024 gigabytes")
     check = CheckRun(args.path, args.class_name, args.timeout,

@@ -104,6 +104,19 @@ def _check_writable_folder(folder: str, where: str) -> None:
         raise CommandError(f"{where}: {e.strerror or e}", EXIT_CANNOT_WRITE) from None
 
 
+def check_steps(steps: int, option: str = "--steps") -> None:
+    """CommandError unless `steps` is 0 or more (a large number means to the end)."""
+    if steps < 0:
+        raise CommandError(f"{option}: a number of steps, 0 or more (a large number means "
+                           f"to the end), not {steps}")
+
+
+def check_path_given(path: str, option: str) -> None:
+    """CommandError for an empty path (it names no file: the current folder's nothing)."""
+    if not path:
+        raise CommandError(f"{option}: the path is empty")
+
+
 def load_program(path: str) -> Program:
     """Read the program at `path` and check it as the window does (engine.core.acceptance:
     it parses, and every value and gradient is finite); CommandError or ExpressionError

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 
-from cli.common import EXIT_CANNOT_WRITE, CommandError, check_output_file, read_text
+from cli.common import (
+    EXIT_CANNOT_WRITE,
+    CommandError,
+    check_output_file,
+    check_steps,
+    read_text,
+)
 from engine.core.acceptance import accepted
 
 FORMATS = ("png", "svg", "json")
@@ -32,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if extension not in FORMATS:
         raise CommandError(f"cannot export to {args.out!r}: the name must end in "
                            + ", ".join("." + f for f in FORMATS))
+    check_steps(args.steps)
     text = read_text(args.file)
     accepted(text)
     check_output_file(args.out)  # a bad program is an error here, not a blank picture

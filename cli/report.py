@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -17,10 +18,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.out is not None:
-        from cli.common import check_output_folder
+    if args.out is None:
+        return _run(args)
+    from cli.common import check_output_folder, check_path_given
 
-        check_output_folder(args.out)  # before the work, not after it
+    check_path_given(args.out, "--out")
+    made = not os.path.isdir(args.out)
+    check_output_folder(args.out)  # before the work, not after it
+    try:
+        return _run(args)
+    except BaseException:  # a failed or interrupted report leaves no folder it made
+        if made:
+            with contextlib.suppress(OSError):
+                os.rmdir(args.out)  # only if empty
+        raise
+
+
+def _run(args: argparse.Namespace) -> int:
     data = None
     for record in build_report(args.quick):
         if isinstance(record, ReportProgress):
@@ -32,9 +46,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from gui.app import application
-    from gui.tabs.report_figures import write_report
+    from gui.jobs.report_writer import write_report_staged
 
     application()
-    for path in write_report(data, args.out):
+    for path in write_report_staged(data, args.out):  # whole, or not at all
         print(path)
     return 0

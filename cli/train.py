@@ -31,6 +31,7 @@ from engine.lesson.nn import (
 REPORTED_EPOCHS = (1, 100, 500, 1000, 2000, 3000)
 EXIT_DIVERGED = 1
 BATCH = 1024  # epochs summed up (and written) together
+MAX_EPOCHS = 100_000_000  # a few hours of training; more is a typo, not a run
 STOPPED = "the loss is no longer a finite number"
 
 
@@ -161,8 +162,8 @@ def format_training_report(summary: Summary, tail: dict, args: argparse.Namespac
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.epochs < 1:
-        raise CommandError("--epochs must be at least 1")
+    if not 1 <= args.epochs <= MAX_EPOCHS:
+        raise CommandError(f"--epochs must be 1 to {MAX_EPOCHS:,}, not {args.epochs}")
     if not 0 <= args.seed < 2**32:
         raise CommandError(f"--seed must be 0 to {2**32 - 1:,} (the seeds numpy draws from), "
                            f"not {args.seed}")

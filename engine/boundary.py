@@ -188,3 +188,4 @@ def confined(main, parent_pid: int, memory_bytes: int | None, *args) -> None:
     Every child the app starts runs through it (gui/jobs/process_job.py, draw())."""
     confine(memory_bytes, parent_pid)
     main(*args)
+

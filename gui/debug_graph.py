@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 
+from engine import boundary
 from engine.core.value import Value, _node
 from engine.io.graph_import import ImportedGraph, import_graph
 from engine.language.program import CONST, INPUT, Instruction, Program
@@ -98,7 +99,7 @@ def draw_graph(root, path: str, steps: int = 0, names=None, scope=None) -> str:
     graph = import_graph(root, names=names, scope=scope)
     import multiprocessing
 
-    from engine import _spawn, boundary
+    from engine import _spawn
 
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
@@ -110,20 +111,38 @@ def draw_graph(root, path: str, steps: int = 0, names=None, scope=None) -> str:
                                     max(0, int(min(steps, 2**62)))))
     _spawn.start(process)
     send.close()
-    try:
-        if not receive.poll(DRAW_TIMEOUT_S):
-            raise OSError(f"drawing {path!r} took longer than {DRAW_TIMEOUT_S:.0f} s")
-        ok, message = receive.recv()
-    except EOFError:
-        ok, message = False, "the drawing process ended early"
+    try:  # a JSON line read with a deadline, never unpickled (engine.boundary)
+        ok, message = _drawn(boundary.LineReader(receive.fileno()), path)
     finally:
         receive.close()
         process.join(5)
         if process.is_alive():
-            process.kill()
+            boundary.kill_tree(process.pid)
+            process.join(1)
     if not ok:
         raise OSError(f"cannot write {path!r}: {message}")
     return path
+
+
+def _drawn(reader, path: str) -> tuple[bool, str]:
+    """(ok, why not) from the draw child's one line ["drawn", ok, message], waited for
+    at most DRAW_TIMEOUT_S."""
+    import time
+
+    deadline = time.monotonic() + DRAW_TIMEOUT_S
+    while time.monotonic() < deadline:
+        try:
+            messages = reader.read(min(1.0, max(0.0, deadline - time.monotonic())))
+        except EOFError:
+            return False, "the drawing process ended early"
+        except boundary.ProtocolError as e:
+            return False, f"the drawing process sent {e}"
+        for message in messages:
+            if (len(message) == 3 and message[0] == "drawn" and isinstance(message[1], bool)
+                    and isinstance(message[2], str)):
+                return message[1], message[2]
+            return False, "the drawing process sent a message of the wrong shape"
+    raise OSError(f"drawing {path!r} took longer than {DRAW_TIMEOUT_S:.0f} s")
 
 
 def imported_records(graph: ImportedGraph) -> dict:
@@ -163,7 +182,7 @@ def imported_from_records(records: dict) -> ImportedGraph:
 
 def draw_child(conn, records: dict, path: str, steps: int) -> None:
     """The child of `draw_graph`: the window offscreen, the graph loaded, `steps` taken,
-    the scene written; sends (ok, message)."""
+    the scene written; sends one JSON line ["drawn", ok, message]."""
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before Qt is imported here
     try:
         graph = imported_from_records(records)
@@ -178,9 +197,9 @@ def draw_child(conn, records: dict, path: str, steps: int) -> None:
                 _load_recorded(window, graph, name, text)
 
         ok = export_graph(path, "", steps, False, load=load)
-        conn.send((ok, "" if ok else "the file cannot be written"))
+        boundary.send(conn.fileno(), "drawn", ok, "" if ok else "the file cannot be written")
     except Exception as e:  # the parent says why, in one line
-        conn.send((False, f"{type(e).__name__}: {e}"))
+        boundary.send(conn.fileno(), "drawn", False, f"{type(e).__name__}: {e}")
     finally:
         conn.close()
 

@@ -61,6 +61,8 @@ def _render(out: str, tab: str, expr: str | None, steps: int, size: tuple[int, i
         _wait(lambda: window.xor_tab.running, 300)
     if tab == "rules":
         _wait(lambda: window.checker.state == LOADING, 120)
+    if tab == "pitfalls":  # its zero_grad runs train in child processes
+        _wait(lambda: window.pitfalls_tab.training, 120)
     settle = time.monotonic() + 0.5  # wrapped labels ask for their height, layouts follow
     _wait(lambda: time.monotonic() < settle, 1.0)
     ok = window.grab().save(out)

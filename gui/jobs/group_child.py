@@ -3,8 +3,9 @@ process it would hold the interpreter lock for a second or more).
 
 The window sends the graph as flat arrays (`pack_arrays_steps`, a slice at a time); the
 child groups it, renumbers it in the grouping's order and picks what is open at first,
-and sends back ("order", the old number of each new node), ("grouping", Grouping),
-("expanded", group ids) and ("parents", flat, ends): the graph in the new numbering.
+and sends back ("order", the old number of each new node), ("grouping", the Grouping
+packed as arrays: `pack_grouping`), ("expanded", group ids) and ("parents", flat, ends):
+the graph in the new numbering.
 """
 # Qt-free: runs in a child process; tests/test_structure.py imports it alone and finds no Qt.
 
@@ -17,6 +18,7 @@ from itertools import accumulate, chain
 from gui.graph.grouped import renumbered
 from gui.graph.groups import THRESHOLD, GraphArrays, Grouping, group_graph, initial_expansion
 from gui.graph.groups.expansion import as_digraph, fast_quotient
+from gui.graph.groups.model import Group
 
 NODES_PER_SLICE = 5_000
 GROUP_FROM = THRESHOLD  # graphs this big or smaller are drawn node by node, as always
@@ -80,6 +82,45 @@ def program_arrays(program, order: list[int]) -> GraphArrays:
                        len(nodes) - 1)
 
 
+_GROUP_NUMBERS = ("id", "parent", "members", "instances", "first", "last")
+
+
+def pack_grouping(grouping: Grouping) -> dict:
+    """`grouping` as flat arrays and lists of text: a frame carries it as raw bytes, and
+    the window makes its groups again a slice at a time (`unpack_grouping_steps`)."""
+    groups = grouping.groups
+    packed = {name: array("q", [getattr(g, name) for g in groups]) for name in _GROUP_NUMBERS}
+    packed["kind"] = [g.kind for g in groups]
+    packed["title"] = [g.title for g in groups]
+    for name in ("children", "nodes"):
+        packed[name] = array("q", chain.from_iterable(getattr(g, name) for g in groups))
+        packed[name + "_ends"] = array("q", accumulate(len(getattr(g, name)) for g in groups))
+    packed["order"] = array("q", grouping.order)
+    packed["group_of"] = array("q", grouping.group_of)
+    return packed
+
+
+def unpack_grouping_steps(packed: dict) -> Generator[None, None, Grouping]:
+    """The Grouping `pack_grouping` packed, its groups made NODES_PER_SLICE at a time
+    (yielding between slices)."""
+    numbers = [packed[name].tolist() for name in _GROUP_NUMBERS]
+    kinds, titles = packed["kind"], packed["title"]
+    children, nodes = packed["children"], packed["nodes"]
+    child_ends, node_ends = packed["children_ends"], packed["nodes_ends"]
+    groups: list[Group] = []
+    for a in range(0, len(kinds), NODES_PER_SLICE):
+        for i in range(a, min(a + NODES_PER_SLICE, len(kinds))):
+            c0 = child_ends[i - 1] if i else 0
+            n0 = node_ends[i - 1] if i else 0
+            gid, parent, members, instances, first, last = (column[i] for column in numbers)
+            groups.append(Group(gid, kinds[i], titles[i], parent,
+                                children[c0:child_ends[i]].tolist(),
+                                nodes[n0:node_ends[i]].tolist(), members, instances,
+                                first, last))
+        yield
+    return Grouping(packed["order"].tolist(), groups, packed["group_of"].tolist())
+
+
 def grouped_records(arrays: GraphArrays, budget: int) -> Iterator[tuple]:
     """The records of `group_pieces` for `arrays`."""
     try:
@@ -94,7 +135,7 @@ def grouped_records(arrays: GraphArrays, budget: int) -> Iterator[tuple]:
         grouping = Grouping.none(len(arrays))
     yield "order", array("q", grouping.order)
     arrays, grouping = renumbered(arrays, grouping)
-    yield "grouping", grouping
+    yield "grouping", pack_grouping(grouping)
     expanded = sorted(initial_expansion(grouping, budget)) if grouping.groups else []
     yield "expanded", expanded
     flat_new = array("q", chain.from_iterable(arrays.parents))

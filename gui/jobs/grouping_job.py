@@ -18,6 +18,7 @@ from gui.jobs.group_child import (
     NODES_PER_SLICE,
     group_pieces,
     pack_arrays_steps,
+    unpack_grouping_steps,
     unpack_parents,
 )
 from gui.jobs.sliced import WAIT, SlicedTask
@@ -53,8 +54,9 @@ def grouped_steps(output, nodes: list, answer: dict, role_of) -> Generator[None,
     """The Grouped that a grouping child's records (`answer`, by name) say of `nodes`
     (`output`'s graph, in the order the child was given it), made a slice at a time;
     `role_of(value)` gives each node's role."""
-    (order,), (grouping,), (expanded,), (flat, ends) = (
+    (order,), (packed,), (expanded,), (flat, ends) = (
         answer[k] for k in GROUPING_RECORDS)
+    grouping = yield from unpack_grouping_steps(packed)
     new_nodes = list(map(nodes.__getitem__, order))
     n = len(order)
     parents, ops, labels, roles = [], [], [], []

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gui.jobs.process_child import received_kwargs
+from engine.frames import send_frame
+from gui.jobs.process_child import received_kwargs, send_error
 
 READY = "ready"  # the first record: the layout is imported, requests are answered now
 FAILED = "failed"  # a request's record (FAILED, reason) instead of its pieces
@@ -22,10 +23,12 @@ def serve_layouts(conn, layout: Callable, kwargs: dict | None, _batch_s: float =
     """Answer requests `(ticket, packed)` from `conn`, each with the records of
     `layout(**packed)` (gui.graph.layout.transfer.layout_packed) as messages
     `[(ticket, record)]`, or `[(ticket, (FAILED, reason))]`, until the parent sends
-    "stop" or goes away; first `[(0, READY)]`, last None, as process_child."""
+    "stop" or goes away; first `[(0, READY)]`, last ("end",), as process_child (frames
+    of plain data, engine.frames)."""
+    fd = conn.fileno()
     try:
         received_kwargs(conn, kwargs)  # none are used
-        conn.send([(0, READY)])
+        send_frame(fd, "batch", [(0, READY)])
         while True:
             request = conn.recv()
             if request == "stop":
@@ -33,15 +36,16 @@ def serve_layouts(conn, layout: Callable, kwargs: dict | None, _batch_s: float =
             ticket, packed = request
             try:
                 for record in layout(**packed):
-                    conn.send([(ticket, record)])
+                    send_frame(fd, "batch", [(ticket, record)])
             except Exception as e:  # noqa: BLE001 - reported to the window in words
-                conn.send([(ticket, (FAILED, f"{type(e).__name__}: {e}"))])
+                failed = (FAILED, f"{type(e).__name__}: {e}")
+                send_frame(fd, "batch", [(ticket, failed)])
     except (EOFError, OSError):
         return  # the window is gone: nobody to tell
     except BaseException as e:  # noqa: BLE001 - reported to the window in words
-        conn.send(RuntimeError(f"{type(e).__name__}: {e}"))
+        send_error(fd, e)
     try:
-        conn.send(None)
+        send_frame(fd, "end")
         conn.close()
     except OSError:
         pass

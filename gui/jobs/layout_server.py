@@ -19,7 +19,6 @@ from gui.jobs.layout_child import FAILED, READY, serve_layouts
 from gui.jobs.sliced import WAIT
 from gui.jobs.worker import ProcessWorker
 
-POLL_MS = 4            # how often the child's pipe is looked at
 READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 # a picture given up on while the child lays it out is left to finish (its pieces are
 # dropped) when it is at most this big; a bigger one's child is ended and started again
@@ -59,8 +58,9 @@ class LayoutServer(QObject):
         """Start the child now, if it is not running, so that it is ready when asked."""
         if self._worker is None:
             self.ready = False
+            # no clock: the pipe is waited on, so an idle child costs the window nothing
             worker = self._worker = ProcessWorker(layout_packed, child_main=serve_layouts,
-                                                  interval_ms=POLL_MS,
+                                                  interval_ms=None,
                                                   read_budget_s=READ_BUDGET_S, parent=self)
             worker.yielded.connect(self._on_record)
             worker.finished.connect(self._on_finished)

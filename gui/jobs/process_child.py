@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from engine.frames import send_frame
+
 BATCH_S = 0.02  # at most this long between two sends
 KWARGS_TO_FOLLOW = None  # given for kwargs too big to start with: they come through conn
 
@@ -22,9 +24,11 @@ def received_kwargs(conn, kwargs: dict | None) -> dict:
 def run_generator(conn, function: Callable, kwargs: dict | None,
                   batch_s: float = BATCH_S) -> None:
     """Iterate `function(**kwargs)` (a module-level generator function: it reaches the
-    child pickled by its name, and the child imports it), sending lists of records
-    through `conn`, at most `batch_s` apart (0: each record on its own); stop when the
-    parent sends anything; always end with None."""
+    child pickled by its name, and the child imports it), sending frames of plain data
+    (engine.frames) through `conn`'s file: ("batch", records) at most `batch_s` apart
+    (0: each record on its own), ("error", text) if it failed; stop when the parent sends
+    anything; always end with ("end",)."""
+    fd = conn.fileno()
     batch = []
     try:
         kwargs = received_kwargs(conn, kwargs)
@@ -34,18 +38,23 @@ def run_generator(conn, function: Callable, kwargs: dict | None,
             batch.append(record)
             now = time.monotonic()
             if now - last >= batch_s:
-                conn.send(batch)
+                send_frame(fd, "batch", batch)
                 batch, last = [], now
                 if conn.poll():
                     break  # the parent asked us to stop
-        conn.send(batch)
+        send_frame(fd, "batch", batch)
     except BaseException as e:  # noqa: BLE001 - reported to the window in words
         try:
             if batch:
-                conn.send(batch)  # what came before the error
+                send_frame(fd, "batch", batch)  # what came before the error
         except Exception:  # noqa: BLE001 - the batch itself was the trouble: the error says
             pass
-        conn.send(RuntimeError(f"{type(e).__name__}: {e}"))
+        send_error(fd, e)
     finally:
-        conn.send(None)
+        send_frame(fd, "end")
         conn.close()
+
+
+def send_error(fd: int, e: BaseException) -> None:
+    """Tell the parent in words why the child's work failed."""
+    send_frame(fd, "error", f"{type(e).__name__}: {e}")

@@ -4,12 +4,16 @@ A worker thread would share the interpreter lock with the window: every call fro
 into Python (a table's data, a widget's paint) would wait for the worker to let go, and
 the window would draw a frame a second. A child process trains or times on the other
 core instead, sends its records in batches, and the window takes them when it draws.
+What the child sends is read as frames of plain data (engine/frames.py), without ever
+blocking and never unpickled; what the window sends the child (its arguments, requests)
+is pickled, as multiprocessing does.
 """
 # Qt-free: its child half runs in a child process (tests/test_structure.py).
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import threading
@@ -17,7 +21,9 @@ from collections.abc import Callable
 from multiprocessing.reduction import ForkingPickler
 
 from engine import _spawn, boundary
+from engine.frames import FrameReader
 from gui.jobs.process_child import BATCH_S, KWARGS_TO_FOLLOW, run_generator
+from gui.jobs.records import CHILD_RECORDS
 
 _jobs: list[ProcessJob] = []
 _context = multiprocessing.get_context("spawn")  # no fork of a process with threads
@@ -53,10 +59,13 @@ class ProcessJob:
                                               0.0 if one_by_one else BATCH_S))
         _spawn.start(self.process)  # the user's script is never run again in it
         child.close()
+        # what the child sends is read as frames of plain data, never unpickled
+        self._reader = FrameReader(self._conn.fileno(), CHILD_RECORDS)
         if not inline:
             self._post(payload)
         self.finished = False
         self.error: str | None = None
+        self._reaping = False
         _jobs.append(self)
 
     def _post(self, payload: bytes) -> None:
@@ -79,25 +88,49 @@ class ProcessJob:
 
     def drain(self, limit: int | None = None) -> list:
         """Every record the child has sent since the last call, or those of at most
-        `limit` messages (never blocks)."""
+        `limit` messages (never blocks: frames of plain data, engine.frames)."""
         records = []
         try:
-            while not self.finished and (limit is None or limit > 0) and self._conn.poll():
-                if limit is not None:
-                    limit -= 1
-                message = self._conn.recv()
-                if message is None:
-                    self._end()
-                elif isinstance(message, Exception):
-                    self.error = str(message)
-                else:
-                    records.extend(message)
+            while not self.finished and (limit is None or limit > 0):
+                messages = self._reader.read(0.0, limit)
+                if not messages:
+                    break
+                for message in messages:
+                    if limit is not None:
+                        limit -= 1
+                    self._take(message, records)
+                    if self.finished:
+                        break
+        except boundary.ProtocolError as e:  # never a message of ours: the child is ended
+            self.error = f"the worker process sent {e}"
+            self._kill()
         except (EOFError, OSError):  # the child is gone without saying goodbye
             self.process.join(0.2)
             self.error = self.error or ("the worker process ended unexpectedly "
                                         f"(exit code {self.process.exitcode})")
             self._end()
         return records
+
+    def _take(self, message: list, records: list) -> None:
+        kind = message[0]
+        if kind == "batch" and len(message) == 2 and isinstance(message[1], list):
+            records.extend(message[1])
+        elif kind == "error" and len(message) == 2 and isinstance(message[1], str):
+            self.error = message[1]
+        elif kind == "end" and len(message) == 1:
+            self._end()
+        else:
+            raise boundary.ProtocolError(f"a message of the wrong shape ({kind[:40]!r})")
+
+    def _kill(self) -> None:
+        """End the child and all it started, without waiting for it on this thread."""
+        self.cancel()
+
+    @property
+    def pending(self) -> bool:
+        """A whole message was read from the pipe and is waiting to be drained (the
+        pipe itself may have nothing more to say)."""
+        return not self.finished and self._reader.pending
 
     def send(self, message) -> None:
         """Send `message` to a child that reads them (not "stop": see request_stop).
@@ -122,23 +155,34 @@ class ProcessJob:
 
     def cancel(self) -> None:
         """End the child at once, whatever it is doing (for work that cannot stop
-        between records, like one long computation); what it sent is dropped."""
+        between records, like one long computation); what it sent is dropped. Never
+        waits for it: the child and all it started are killed, and a thread waits for
+        its end and closes the pipe once the feeder has let go of it."""
         if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(0.5)
-        self._end()
+            boundary.kill_tree(self.process.pid)
+        self._end(reap_s=0.0)
+        if self._reaping:
+            return
+        self._reaping = True
+        reaper = threading.Thread(target=self._reap, daemon=True, name="process-job-reaper")
+        reaper.start()
+
+    def _reap(self) -> None:
+        # the end is waited for on its sentinel, never by waitpid: a second thread in
+        # waitpid would make is_alive() answer True for a child already gone; the zombie
+        # is reaped by the next is_alive() or multiprocessing.active_children()
+        multiprocessing.connection.wait([self.process.sentinel])
         if self._feeder is not None:
-            self._feeder.join(0.2)  # a write to the dead child fails at once
-            if self._feeder.is_alive():
-                return  # never close a pipe a thread still writes to: it ends on its own
+            self._feeder.join()  # a write to the dead child fails at once
         self._conn.close()
 
-    def _end(self) -> None:
+    def _end(self, reap_s: float = 0.2) -> None:
         if not self.finished:
             self.finished = True
             if self._outbox is not None:
                 self._outbox.put(None)  # the feeder ends after what it still has to write
-            self.process.join(0.2)  # it is exiting: reap it
+            if reap_s:
+                self.process.join(reap_s)  # it is exiting: reap it
             if self in _jobs:
                 _jobs.remove(self)
 

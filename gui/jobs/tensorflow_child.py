@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from engine import ExpressionError
 from engine.checks import tensorflow_check as tfc
-from gui.jobs.process_child import received_kwargs
+from engine.frames import send_frame
+from gui.jobs.process_child import received_kwargs, send_error
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,9 @@ def answer(load, generation: int, text: str, want_float32: bool) -> CheckResult:
 def serve(conn, load: Callable, kwargs: dict | None, _batch_s: float = 0.0) -> None:
     """Answer requests `(generation, text, want_float32)` from `conn` with `[CheckResult]`,
     TensorFlow imported by `load()`, until the parent sends "stop", goes away, or
-    TensorFlow turns out to be unavailable; end with None, as process_child."""
+    TensorFlow turns out to be unavailable; end with ("end",), as process_child (frames
+    of plain data, engine.frames)."""
+    fd = conn.fileno()
     try:
         received_kwargs(conn, kwargs)  # none are used
         while True:
@@ -54,15 +57,15 @@ def serve(conn, load: Callable, kwargs: dict | None, _batch_s: float = 0.0) -> N
             if request == "stop":
                 break
             result = answer(load, *request)
-            conn.send([result])
+            send_frame(fd, "batch", [result])
             if result.unavailable:
                 break
     except (EOFError, OSError):
         return  # the window is gone: nobody to tell
     except BaseException as e:  # noqa: BLE001 - reported to the window in words
-        conn.send(RuntimeError(f"{type(e).__name__}: {e}"))
+        send_error(fd, e)
     try:
-        conn.send(None)
+        send_frame(fd, "end")
         conn.close()
     except OSError:
         pass

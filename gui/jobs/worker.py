@@ -7,7 +7,8 @@ for each record the child's generator yields, in order, then `errored(message)` 
 failed or `aborted()` if it was stopped early, and last `finished()`, always, once.
 
 The child is a ProcessJob (spawn, big arguments through the pipe from a thread, records
-gathered into batches); the worker looks at its pipe every `interval_ms`, reading for at
+gathered into batches); the worker looks at its pipe every `interval_ms` (None: whenever
+the pipe has something, for a child that is mostly idle), reading for at
 most `read_budget_s` per look, so that unpickling big records never holds the window
 long. Every worker started is known until it finishes: `stop_workers()` (the window
 closes) ends them all.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal, Slot
 
 from gui.jobs.process_job import ProcessJob
 
@@ -42,7 +43,7 @@ class ProcessWorker(QObject):
     aborted = Signal()
     finished = Signal()
 
-    def __init__(self, function: Callable | None = None, *, interval_ms: int = 30,
+    def __init__(self, function: Callable | None = None, *, interval_ms: int | None = 30,
                  read_budget_s: float | None = None, one_by_one: bool = False,
                  child_main: Callable | None = None, source=None, parent=None, **kwargs):
         super().__init__(parent)
@@ -53,7 +54,11 @@ class ProcessWorker(QObject):
         self._aborting = False
         self.done = False
         self._timer = QTimer(self)
-        self._timer.setInterval(interval_ms)
+        # None: no clock; the pipe is waited on (a child idle for minutes costs nothing)
+        self._on_pipe = interval_ms is None
+        self._notifier: QSocketNotifier | None = None
+        self._timer.setSingleShot(self._on_pipe)
+        self._timer.setInterval(0 if self._on_pipe else interval_ms)
         self._timer.timeout.connect(self._on_tick)
 
     @property
@@ -70,6 +75,10 @@ class ProcessWorker(QObject):
                                  {"child_main": staticmethod(self._child_main)})
             self.job = job_class(self._function, one_by_one=self._one_by_one, **self._kwargs)
         _workers.append(self)
+        if self._on_pipe and hasattr(self.job, "_conn"):
+            self._notifier = QSocketNotifier(self.job._conn.fileno(),
+                                             QSocketNotifier.Type.Read, self)
+            self._notifier.activated.connect(self._on_tick)
         self._timer.start()
         self.started.emit()
         return self
@@ -121,10 +130,15 @@ class ProcessWorker(QObject):
                 break
         if job.finished:
             self._end(job.error)
+        elif self._on_pipe and getattr(job, "pending", False):
+            self._timer.start()  # read but not yet drained: the pipe will not say so again
 
     def _end(self, error: str | None) -> None:
         self.done = True
         self._timer.stop()
+        if self._notifier is not None:
+            self._notifier.setEnabled(False)  # its pipe is closed once the child is reaped
+            self._notifier = None
         if self in _workers:
             _workers.remove(self)
         if error:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -21,6 +21,7 @@ from engine.lesson.nn import train_xor
 from engine.numbers import count, not_finite, number
 from gui.graph.editor import PRESETS
 from gui.graph.session import Session
+from gui.jobs.worker import ProcessWorker
 from gui.palette import hex_of
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
@@ -84,10 +85,11 @@ def _differs(value: float, correct: float) -> bool:
 
 class PitfallsTab(ProgramTab):
     preset_requested = Signal(str)  # a preset's path, to open in the editor
+    _with_zero: ProcessWorker | None = None  # the run that zeroes its gradients
 
     def __init__(self, session: Session, parent=None):
         super().__init__(session, parent)
-        self._zero_grad_drawn = False
+        self._zero_grad_drawn, self._runs = False, {}  # each run's worker: its losses
 
         cases = QHBoxLayout()
         for heading, group in (("The lesson's cases:", LESSON_CASES),
@@ -176,10 +178,48 @@ class PitfallsTab(ProgramTab):
             f"with = for +=, {_get(wrong['no sort'])} without the topological sort; without "
             "zero_grad every nonzero gradient is doubled after two passes.")
 
+    @property
+    def training(self) -> bool:
+        """The zero_grad runs are still being trained (in child processes)."""
+        return any(worker.running for worker in self._runs)
+
+    def stop(self) -> None:
+        """End the zero_grad runs' children (the window closes)."""
+        for worker in list(self._runs):
+            worker.cancel()
+
     def _draw_zero_grad(self) -> None:
+        """Train both runs in child processes (a second of pure Python: on the window's
+        thread it held the window when the tab first opened); drawn when both are in."""
         self._zero_grad_drawn = True
-        with_zero = [e.loss for e in train_xor(ZERO_GRAD_EPOCHS)]
-        without = [e.loss for e in train_xor(ZERO_GRAD_EPOCHS, zero_grad=False)]
+        self.zero_note.setText(f"Training both runs, {ZERO_GRAD_EPOCHS} epochs each…")
+        for zero_grad in (True, False):
+            worker = ProcessWorker(train_xor, interval_ms=50, parent=self,
+                                   epochs=ZERO_GRAD_EPOCHS, zero_grad=zero_grad)
+            self._runs[worker] = []
+            if zero_grad:
+                self._with_zero = worker
+            worker.yielded.connect(self._on_epoch)
+            worker.errored.connect(self._on_run_failed)
+            worker.finished.connect(self._on_run_finished)
+        for worker in list(self._runs):
+            worker.start()
+
+    @Slot(object)
+    def _on_epoch(self, epoch) -> None:
+        self._runs[self.sender()].append(epoch.loss)
+
+    @Slot(str)
+    def _on_run_failed(self, error: str) -> None:
+        self.zero_note.setText(f"The runs could not be trained: {error}")
+
+    @Slot()
+    def _on_run_finished(self) -> None:
+        if self.training or any(len(losses) < ZERO_GRAD_EPOCHS
+                                for losses in self._runs.values()):
+            return  # the other run is still training, or a run failed (its note says)
+        with_zero = self._runs[self._with_zero]
+        without = next(v for w, v in self._runs.items() if w is not self._with_zero)
         plots.two_losses(self.zero_plot.getPlotItem(), with_zero, without)
         self.zero_note.setText(
             f"<span style='color:{hex_of('blue')}'>—</span> zero_grad every epoch: loss "

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from engine import ExpressionError, parse
 from engine.errors import shorten
 from engine.io.files import read_program, write_atomic
 from engine.language import MAX_CHARS
+from gui import settings as remembered_settings
 from gui.graph import export
 from gui.graph.session import RESTEP_AT
 from gui.jobs.group_child import GROUP_FROM
@@ -213,17 +214,72 @@ class ProgramFiles:
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
         self.setWindowModified(self.editor.modified)
 
+    # -- keeping the text for the next start (gui/window/recovery.py) --------------------
+
+    KEEP_AFTER_MS = 2000  # the recovery copy is written this long after the last edit
+
+    def _start_keeping(self, waiting: list[str]) -> None:
+        """Keep the text from now on: a recovery copy now, and after each pause in
+        editing; say once if the settings or the copy cannot be written, and where other
+        windows' copies wait."""
+        self._told_keeping = False
+        self._keep_timer = QTimer(self)
+        self._keep_timer.setSingleShot(True)
+        self._keep_timer.setInterval(self.KEEP_AFTER_MS)
+        self._keep_timer.timeout.connect(self._keep_now)
+        self.editor.editor.textChanged.connect(self._keep_timer.start)
+        problem = self.settings_problem
+        if problem is None and self.settings is not None:
+            self.settings.setValue("speed", self.graph_tab.speed.value())  # a write to try
+            problem = remembered_settings.write_problem(self.settings)
+        if problem is not None:
+            self._say_once(f"Settings cannot be written ({shorten(self.settings_file, 400)}: "
+                           f"{problem}): the window's size and options are not remembered")
+        self._keep_now()
+        if waiting:
+            count = len(waiting)
+            self.editor.show_notice(
+                f"{count:,} more unsaved program{'s' if count > 1 else ''} from other "
+                f"windows {'are' if count > 1 else 'is'} kept: "
+                f"{shorten(waiting[0])}{' …' if count > 1 else ''} (File → Open).")
+
+    def _say_once(self, message: str) -> None:
+        if not self._told_keeping:
+            self._told_keeping = True
+            self.show_status(message)
+
+    @Slot()
+    def _keep_now(self) -> str | None:
+        """Write the recovery copy; None when the text is kept, else why not."""
+        problem = self.recovery.keep(self.editor.text())
+        if problem is not None and len(self.editor.text()) <= MAX_CHARS:
+            self._say_once(f"Your unsaved program cannot be kept for the next start: "
+                           f"{shorten(problem)}")
+        return problem
+
+    def _stop_keeping(self) -> None:
+        if self.recovery is not None:
+            self._keep_timer.stop()
+            self.recovery.release()
+
     def _may_close(self) -> bool:
         """Ask before closing on unsaved changes that nothing else keeps: a file's
-        (the remembered program is the editor's text, not the file's) or, when settings
-        are off, any. Save, Discard or Cancel."""
-        if not self.editor.modified or (self.file_path is None and self.remember):
+        (the recovery copy is the editor's text, not the file's), or text whose recovery
+        copy could not be written (settings off, over MAX_CHARS characters, a folder that
+        cannot be written). Save, Discard or Cancel."""
+        why = None if self.recovery is None else self._keep_now()
+        if not self.editor.modified or (self.file_path is None and self.recovery is not None
+                                        and why is None):
             return True
         name = shorten(self.file_path.name, 60) if self.file_path else "The program"
+        question = f"{name} has changes that are not saved. Save them?"
+        if why is not None and self.file_path is None:
+            question = (f"{name} has changes that are not saved, and they cannot be kept "
+                        f"for the next start: {shorten(why)}.\n\nSave them?")
         buttons = QMessageBox.StandardButton
-        answer = QMessageBox.question(
-            self, "Unsaved changes", f"{name} has changes that are not saved. Save them?",
-            buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save)
+        answer = QMessageBox.question(self, "Unsaved changes", question,
+                                      buttons.Save | buttons.Discard | buttons.Cancel,
+                                      buttons.Save)
         if answer == buttons.Cancel:
             return False
         if answer == buttons.Save:

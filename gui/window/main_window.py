@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -26,18 +26,20 @@ from gui.graph.editor import PRESETS, EditorPanel
 from gui.graph.inspector import Inspector
 from gui.graph.session import Session
 from gui.graph.tab import GraphTab
-from gui.jobs import process_job, worker
+from gui.jobs import process_job, warm_imports, worker
 from gui.jobs.disposal import Disposal
 from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
 from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
 from gui.tabs.lazy import LazyTabs
+from gui.window import recovery
 from gui.window.files import APP_NAME, ProgramFiles, _reason
 from gui.window.lazy_tabs import WindowTabs
 from gui.window.menus import SHORTCUTS, WindowMenus
 from gui.window.status import KeepActive, StatusMemory
 
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
+WARM_AFTER_MS = 1500  # after the start's own work: the window is drawn and idle by then
 FRAME_H = 32  # about a window manager's title bar, which the window's size leaves out
 
 
@@ -63,7 +65,10 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
     def __init__(self, path: str | None = None, remember: bool = True):
         super().__init__()
         self.remember = remember
-        self.settings = QSettings("AutogradDebugger", "AutogradDebugger")
+        # None when the settings file is not a regular file (a FIFO, a link to a device)
+        self.settings, self.settings_file, self.settings_problem = (
+            remembered_settings.open_settings() if remember else (None, "", None))
+        self.recovery = recovery.beside(self.settings_file) if remember else None
         self.file_path: Path | None = None
         self.program_name: str | None = None  # the title's name when no file has one
         self.session = Session(self)
@@ -99,6 +104,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self._build_menus()
         self._connect()
         self._restore(path)
+        if remember:  # the app's own window: the tabs' modules imported while it is idle
+            QTimer.singleShot(WARM_AFTER_MS, warm_imports.start_warming)
 
     def _make_docks_and_status_bar(self) -> None:
         self.editor = EditorPanel(self)
@@ -171,18 +178,22 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
                 self.file_path = Path(path)
             except (OSError, ExpressionError) as e:
                 text, failed = None, f"Could not open {shorten(str(path))}: {_reason(e)}."
+        waiting = []  # other windows' recovery copies, kept for later windows
         if self.remember:
-            low, high = self.graph_tab.speed.minimum(), self.graph_tab.speed.maximum()
-            saved = remembered_settings.read(self.settings, (low, high))
-            if saved.geometry is not None:
-                self.restoreGeometry(saved.geometry)
-            if saved.state is not None:
-                self.restoreState(saved.state)
-            if text is None:
-                text = saved.program
-            self.graph_tab.speed.setValue(saved.speed)
-            self.graph_tab.constants_as_nodes = saved.constants_as_nodes
-            self.constants_action.setChecked(saved.constants_as_nodes)
+            if text is None:  # the newest unsaved program a closed window kept
+                text, waiting = self.recovery.claim()
+            if self.settings is not None:
+                low, high = self.graph_tab.speed.minimum(), self.graph_tab.speed.maximum()
+                saved = remembered_settings.read(self.settings, (low, high))
+                if saved.geometry is not None:
+                    self.restoreGeometry(saved.geometry)
+                if saved.state is not None:
+                    self.restoreState(saved.state)
+                if text is None:
+                    text = saved.program
+                self.graph_tab.speed.setValue(saved.speed)
+                self.graph_tab.constants_as_nodes = saved.constants_as_nodes
+                self.constants_action.setChecked(saved.constants_as_nodes)
         shown = "your last program" if text is not None else "the lesson's neuron"
         if text is None:
             text = read_program(DEFAULT_PROGRAM)
@@ -195,6 +206,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             # "Built …" replaces at once
             self.editor.show_notice(f"{failed} The editor shows {shown} instead.")
             self.show_status(failed)
+        if self.remember:
+            self._start_keeping(waiting)
 
     def load_program(self, text: str, path: Path | str | None = None,
                      name: str | None = None, undoable: bool = True) -> bool:
@@ -448,7 +461,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.graph_tab.timer.stop()
         self.program_build.cancel()
         self.graph_tab.stop_layout()
-        for name in ("Modes", "XOR", "Learn"):
+        for name in ("Modes", "XOR", "Pitfalls", "Learn"):
             if self.lazy_tabs.made(name):
                 self.lazy_tabs.tab(name).stop()
         self.reporter.stop()
@@ -459,8 +472,9 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.disposal.finish()
         self.graph_tab.tidy.finish()
         _gc.unsettle()  # a big graph kept out of the collector's sight goes with the window
-        if self.remember:
+        if self.remember and self.settings is not None:
             remembered_settings.write(self.settings, self.saveGeometry(), self.saveState(),
-                                      self.editor.text(), self.graph_tab.speed.value(),
+                                      self.graph_tab.speed.value(),
                                       self.graph_tab.constants_as_nodes)
+        self._stop_keeping()
         super().closeEvent(event)

@@ -3,6 +3,7 @@ a child gets a function by its module and name). Qt-free."""
 
 import os
 import time
+from dataclasses import dataclass
 
 
 def numbers(n: int, then_fail: bool = False):
@@ -26,3 +27,56 @@ def dies():
     """Yields once, then the process ends without a word."""
     yield "before"
     os._exit(3)
+
+
+# -- hostile children (issue 26 item 1): each writes to the pipe behind the frames' back --
+
+class RunsWhereUnpickled:
+    """Pickled, it runs `touch PATH` in the process that unpickles it."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.path}",))
+
+
+def _pipe():
+    """The child's end of the pipe, found as a user's code could find it."""
+    import sys
+
+    return sys._getframe(2).f_locals["conn"]  # run_generator's: it iterates this generator
+
+
+def sends_a_pickle(path: str):
+    """A pickle whose unpickling runs a command, sent up the pipe, then a record."""
+    _pipe().send(RunsWhereUnpickled(path))
+    yield "after"
+
+
+def sends_a_header_only():
+    """A length header promising 100 bytes, and nothing after it, for a minute."""
+    import struct
+
+    os.write(_pipe().fileno(), struct.pack("!i", 100))
+    time.sleep(60)
+    yield "never"
+
+
+@dataclass(frozen=True)
+class NotListed:
+    """A record class the parent's list (gui/jobs/records.py) does not name."""
+
+    command: str
+
+
+def sends_an_unlisted_record():
+    """A record of a class the parent does not make (engine.frames refuses it)."""
+    yield NotListed("touch /tmp/never")
+
+
+def no_tensorflow():
+    """The TensorFlow child's loader when TensorFlow cannot be imported."""
+    from engine.checks.tensorflow_check import TensorFlowUnavailable
+
+    raise TensorFlowUnavailable("TensorFlow is not installed (a test's stand-in)")

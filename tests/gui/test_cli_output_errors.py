@@ -145,3 +145,69 @@ def test_a_read_only_folder_is_found_before_the_report(tmp_path, capsys, quick_r
     assert capsys.readouterr().err == (f"error: cannot write into {str(tmp_path)!r}: "
                                        "Read-only file system\n")
     assert quick_report == []
+
+
+# -- issue 26 item 3: `report --out` writes whole, or not at all ---------------------------
+
+def _failing_writes(monkeypatch, where: str) -> None:
+    """A disk that fills up while the report is written: a fragment, then ENOSPC."""
+    import errno
+
+    import engine.io.files
+    import gui.tabs.report_figures
+
+    if where == "markdown":
+        def write_atomic(path, text):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text[:100])  # a fragment where the file was to be
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+        monkeypatch.setattr(engine.io.files, "write_atomic", write_atomic)
+    else:
+        def save(widget, path):  # QImage.save's answer on a full disk: False
+            widget.close()
+            path.write_bytes(b"\x89PNG\r\n")
+            return False
+
+        monkeypatch.setattr(gui.tabs.report_figures, "_save", save)
+
+
+@pytest.mark.parametrize("where", ["markdown", "figure"])
+@pytest.mark.parametrize("existing", [True, False])
+def test_a_report_that_cannot_be_written_whole_leaves_nothing(where, existing, tmp_path,
+                                                              capsys, quick_report,
+                                                              monkeypatch):
+    out = tmp_path / "report"
+    if existing:  # last week's report, which must survive whole
+        out.mkdir()
+        (out / "report.md").write_text("the old report\n", encoding="utf-8")
+        (out / "xor.png").write_bytes(b"old picture")
+    _failing_writes(monkeypatch, where)
+    code = main.main(["report", "--out", str(out)])
+    err = capsys.readouterr().err.splitlines()
+    err = [line for line in err if "propagateSizeHints" not in line
+           and "[0/1] canned" not in line]
+    reason = "No space left on device" if where == "markdown" else "could not be written"
+    assert code == 4
+    assert len(err) == 1 and err[0].startswith(f"error: cannot write {str(out)!r}: ")
+    assert reason in err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["report"] if existing else [])
+    if existing:
+        assert sorted(p.name for p in out.iterdir()) == ["report.md", "xor.png"]
+        assert (out / "report.md").read_text(encoding="utf-8") == "the old report\n"
+        assert (out / "xor.png").read_bytes() == b"old picture"
+
+
+def test_a_report_replaces_the_files_of_an_older_one_whole(tmp_path, capsys, quick_report):
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "report.md").write_text("the old report\n", encoding="utf-8")
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")  # not the report's: kept
+    assert main.main(["report", "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "modes.png", "notes.txt", "report.md", "rules.png", "xor.png"]
+    assert (out / "report.md").read_text(encoding="utf-8").startswith("# ")
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+    assert capsys.readouterr().out.split() == [str(out / n) for n in (
+        "report.md", "rules.png", "modes.png", "xor.png")]

@@ -142,6 +142,9 @@ def test_xor_tab_shows_a_run_whole(small_window, qtbot):
 
 def test_pitfalls_tab_shows_its_text_whole(small_window, qtbot):
     show(small_window, qtbot, small_window.pitfalls_tab)
+    # its zero_grad runs train in child processes; the plot is drawn when they are in
+    qtbot.waitUntil(lambda: not small_window.pitfalls_tab.training, timeout=120_000)
+    qtbot.wait(50)
     assert cut_texts(small_window) == []
 
 

@@ -39,6 +39,8 @@ def test_pitfalls_tab_highlights_wrong_gradients(window, qtbot):
     tab = window.pitfalls_tab
     window.tabs.setCurrentWidget(tab)
     qtbot.waitUntil(tab.isVisible, timeout=5_000)
+    # issue 26 item 6: the zero_grad runs train in child processes, not on this thread
+    assert tab.training and tab.zero_plot.getPlotItem().listDataItems() == []
     window.open_preset(str(PRESETS / "04-a-plus-a.expr"))
     model = tab.table.model()
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
@@ -50,7 +52,11 @@ def test_pitfalls_tab_highlights_wrong_gradients(window, qtbot):
     assert row["2 passes, no zero_grad"].data() == "4"
     assert row["= for +="].data(Qt.ItemDataRole.BackgroundRole) == WRONG_BACKGROUND
     assert row["no sort"].data(Qt.ItemDataRole.BackgroundRole) is None
-    assert len(tab.zero_plot.getPlotItem().listDataItems()) == 2
+    # the zero_grad runs are trained in child processes, then drawn
+    qtbot.waitUntil(lambda: len(tab.zero_plot.getPlotItem().listDataItems()) == 2,
+                    timeout=120_000)
+    assert not tab.training
+    assert "zero_grad every epoch: loss " in tab.zero_note.text()
 
 
 def test_case_buttons_open_the_presets(window, qtbot):
