@@ -164,8 +164,9 @@ class BackgroundDrawing(QObject):
                 # opened or closed changes the last picture's: see Expansion.redrawn)
                 folded_nodes = ([i for i, r in enumerate(shown.arrays.roles) if r == "constant"]
                                 if folded else ())
-                self._scene.levels = LevelSteps(shown.stepper, shown.arrays, shown.grouping,
-                                                shown.expanded, folded_nodes, shown.quotient)
+                self._scene.levels = yield from LevelSteps.made_steps(
+                    shown.stepper, shown.arrays, shown.grouping, shown.expanded, folded_nodes,
+                    shown.quotient)
             yield  # the picture is swapped in (`drawn`) in a slice of its own
             scene, self._scene = self._scene, None
             return scene

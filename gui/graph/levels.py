@@ -55,7 +55,7 @@ API (helper D's Graph tab drives it; the session owns the stepper and its positi
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Generator, Iterable
 from dataclasses import dataclass
 from itertools import accumulate, groupby
 from operator import itemgetter
@@ -70,6 +70,9 @@ from gui.graph.groups.model import (
     quotient,
     unit_group,
 )
+
+
+RULES_PER_SLICE = 10_000  # `LevelSteps.made_steps` yields after this many backward steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,20 @@ class LevelSteps:
     def __init__(self, stepper: Stepper, arrays: GraphArrays, grouping: Grouping,
                  expanded: Iterable[int] = (), folded: Collection[int] = (),
                  shown: Quotient | None = None):
+        for _ in self._made_steps(stepper, arrays, grouping, expanded, folded, shown):
+            pass
+
+    @classmethod
+    def made_steps(cls, stepper: Stepper, arrays: GraphArrays, grouping: Grouping,
+                   expanded: Iterable[int] = (), folded: Collection[int] = (),
+                   shown: Quotient | None = None) -> Generator[None, None, LevelSteps]:
+        """`LevelSteps(...)` made a few ms at a time, as a generator that yields (None)
+        between its pieces and returns it (a window's thread, at 65,000 nodes)."""
+        levels = cls.__new__(cls)
+        yield from levels._made_steps(stepper, arrays, grouping, expanded, folded, shown)
+        return levels
+
+    def _made_steps(self, stepper, arrays, grouping, expanded, folded, shown):
         if (len(stepper.forward_steps) != len(arrays) or len(grouping.order) != len(arrays)
                 or (len(arrays) and grouping.order[-1] != arrays.output)):
             raise ValueError("the stepper, the arrays and the grouping are not of one graph")
@@ -96,25 +113,31 @@ class LevelSteps:
         self.folded = frozenset(folded)
         order = grouping.order
         positions = stepper.backward_positions()
+        yield
         self._backward_nodes = list(map(order.__getitem__, positions))
         # the usual case, noted once: the nodes in order, the rules in the reverse order
         self._in_order = order == list(range(len(order)))
+        yield
         self._mirrored = self._backward_nodes == order[::-1]
         # the backward steps' units, read by one C call (a map over 65,000 nodes: 4 ms)
         nodes = self._backward_nodes
         self._backward_units = (itemgetter(*nodes) if len(nodes) > 1
                                 else lambda units: [units[i] for i in nodes])
+        yield
         # each node's rule step, as an index into backward_steps (-1: a leaf)
         self._rule_step = [-1] * len(arrays)
         steps = stepper.backward_steps
         for j, i in enumerate(self._backward_nodes):
             if not steps[j].root:
                 self._rule_step[i] = j
+            if j % RULES_PER_SLICE == RULES_PER_SLICE - 1:
+                yield
         self._group_rules: dict[int, list[int]] = {}  # a group's rule steps, sorted
         self._places: list[int] | None = None
         self.expanded: frozenset[int] = frozenset()
         self.quotient: Quotient = shown  # set below
         self._stops: list[int] = [0]
+        yield
         self._set(frozenset(expanded), shown)
 
     # -- the level shown ----------------------------------------------------------------
