@@ -160,6 +160,10 @@ class BackgroundDrawing(QObject):
             yield from self._scene.build_steps(shown.stepper, spec, drawing, roles, shown)
             yield from send_steps(shown, spec)  # summed in steps: the scene finds them
             yield from self._scene.group_edge_steps()
+            if expanded is not None and previous is not None and previous.levels is not None:
+                # the steps at the level shown with this picture, looked up as it is
+                # swapped in (Expansion.redrawn)
+                yield from previous.levels.prepare_steps(shown.quotient)
             if expanded is None:  # a new picture: its steps at the level shown (a group
                 # opened or closed changes the last picture's: see Expansion.redrawn)
                 folded_nodes = ([i for i, r in enumerate(shown.arrays.roles) if r == "constant"]

@@ -71,7 +71,6 @@ from gui.graph.groups.model import (
     unit_group,
 )
 
-
 RULES_PER_SLICE = 10_000  # `LevelSteps.made_steps` yields after this many backward steps
 
 
@@ -137,6 +136,8 @@ class LevelSteps:
         self.expanded: frozenset[int] = frozenset()
         self.quotient: Quotient = shown  # set below
         self._stops: list[int] = [0]
+        # the stops of a picture being drawn, worked out ahead (`prepare_steps`)
+        self._prepared: tuple[Quotient, list[int]] | None = None
         yield
         self._set(frozenset(expanded), shown)
 
@@ -146,11 +147,30 @@ class LevelSteps:
         self.expanded = expanded
         self.quotient = shown if shown is not None else quotient(self.arrays, self.grouping,
                                                                  set(expanded))
-        self._stops = self._find_stops()
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and prepared[0] is self.quotient:
+            self._stops = prepared[1]
+        else:
+            self._stops = self._find_stops()
+
+    def prepare_steps(self, shown: Quotient) -> Generator[None, None, None]:
+        """Work out, a few ms at a time, where the steps end with `shown` drawn (the
+        quotient of a picture being drawn in the background), so that `set_expanded`
+        with it, when the picture is swapped in, only looks them up."""
+        stops = yield from self._stops_steps(shown)
+        self._prepared = (shown, stops)
 
     def _find_stops(self) -> list[int]:
         """The stepper positions a step at the level shown ends at, 0 first."""
-        unit_of = self.quotient.unit_of
+        steps = self._stops_steps(self.quotient)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def _stops_steps(self, shown: Quotient) -> Generator[None, None, list[int]]:
+        unit_of = shown.unit_of
         forward = (unit_of if self._in_order
                    else list(map(unit_of.__getitem__, self.grouping.order)))
         folded = self.folded
@@ -164,10 +184,12 @@ class LevelSteps:
         stops += [end for u, end in zip(units, ends[:-1]) if u not in folded]
         if n:
             stops.append(n)
+        yield
         if self._mirrored:  # the backward pass meets the same runs, last first
             size, back_ends = n, list(accumulate(reversed(lengths)))
         else:
             backward = self._backward_units(unit_of)
+            yield
             size, back_ends = len(backward), list(accumulate(_runs(backward)[1]))
         if size:
             stops.append(n + 1)  # the root step: dL/dL = 1

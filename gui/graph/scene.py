@@ -15,6 +15,7 @@ import math
 import sys
 from functools import partial
 from itertools import accumulate
+from operator import getitem, itemgetter
 
 from PySide6.QtCore import QCoreApplication, QEvent, QRectF
 from PySide6.QtGui import QPainterPath
@@ -192,7 +193,8 @@ class GraphScene(QGraphicsScene):
             made += 1
             if made >= ITEMS_PER_YIELD:
                 made = 0
-                self._index_new_items()
+                if k % ITEMS_PER_SLICE < ITEMS_PER_YIELD:  # each query costs 1-2 ms
+                    self._index_new_items()
                 yield
         self._index_new_items()
         yield
@@ -461,8 +463,10 @@ class GraphScene(QGraphicsScene):
         if g not in kept:
             parents, source, used = self.shown.arrays.parents, -1 - g, set()
             for s, _, operands in self.shown.quotient.edges:
-                if s == source:
-                    used.update(parents[c][k] for c, k in operands)
+                if s == source:  # each operand's parent, read in C loops
+                    used.update(map(getitem, map(parents.__getitem__, map(itemgetter(0),
+                                                                          operands)),
+                                    map(itemgetter(1), operands)))
             kept[g] = len(used) or 1
         return kept[g]
 
