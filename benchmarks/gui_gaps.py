@@ -21,7 +21,7 @@ every step of every SlicedTask (CPU time, from where it resumed to where it yiel
 and every move of the stepper (its seek, and the redraw its `moved` signal runs).
 Profiling slows the window down, so the plain run's gaps are the ones to quote.
 
-`python -m benchmarks.gui_gaps [--profile] [--quick] [mlp | gpt]`
+`python -m benchmarks.gui_gaps [--profile] [--quick] [--json] [mlp | gpt]`
 """
 
 from __future__ import annotations
@@ -268,4 +268,5 @@ def report(rows: list[dict]) -> str:
 
 if __name__ == "__main__":
     chosen = [g for g in ("mlp", "gpt") if g in sys.argv[1:]] or ["mlp", "gpt"]
-    print(report(measure("--quick" in sys.argv, chosen, "--profile" in sys.argv)))
+    measured = measure("--quick" in sys.argv, chosen, "--profile" in sys.argv)
+    print(json.dumps(measured) if "--json" in sys.argv else report(measured))
