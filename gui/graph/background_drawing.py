@@ -174,7 +174,7 @@ class BackgroundDrawing(QObject):
                                 if folded else ())
                 self._scene.levels = yield from LevelSteps.made_steps(
                     shown.stepper, shown.arrays, shown.grouping, shown.expanded, folded_nodes,
-                    shown.quotient)
+                    shown.quotient, shown.index)
             yield  # the picture is swapped in (`drawn`) in a slice of its own
             scene, self._scene = self._scene, None
             return scene

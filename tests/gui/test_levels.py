@@ -387,7 +387,8 @@ def test_levels_made_in_steps_are_the_levels_made_at_once(mlp):
     folded = {i for i, r in enumerate(arrays.roles) if r == "constant"}
     expanded = mixed(mlp)
     at_once = LevelSteps(stepper, arrays, grouping, expanded, folded)
-    steps = LevelSteps.made_steps(stepper, arrays, grouping, expanded, folded)
+    index = {v: i for i, v in enumerate(stepper.forward_steps)}  # grouped.Shown's
+    steps = LevelSteps.made_steps(stepper, arrays, grouping, expanded, folded, index=index)
     pieces = 0
     while True:
         try:
@@ -399,4 +400,5 @@ def test_levels_made_in_steps_are_the_levels_made_at_once(mlp):
     assert pieces > 1
     assert levels._stops == at_once._stops and levels.expanded == at_once.expanded
     assert levels._rule_step == at_once._rule_step
+    assert levels._backward_nodes == at_once._backward_nodes
     assert levels.counts() == at_once.counts()
