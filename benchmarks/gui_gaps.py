@@ -246,7 +246,7 @@ def report(rows: list[dict]) -> str:
                      f"({cpu} ms); openings "
                      + " / ".join(f"{s * 1e3:.0f}" for s in opens) + " ms; closings "
                      + " / ".join(f"{s * 1e3:.0f}" for s in closes) + " ms")
-        for gap in r["gaps"]:
+        for gap in r["gaps"] if any(g["samples"] for g in r["gaps"]) else ():  # --profile
             lines.append(f"    {gap['gap_s'] * 1e3:5.1f} ms in {gap['phase']:<8} "
                          f"({gap['samples']} samples)")
             for name, n in gap["functions"]:

@@ -98,10 +98,9 @@ class LevelSteps:
                    expanded: Iterable[int] = (), folded: Collection[int] = (),
                    shown: Quotient | None = None,
                    index: Mapping[Value, int] | None = None) -> Generator[None, None, LevelSteps]:
-        """`LevelSteps(...)` made a few ms at a time, as a generator that yields (None)
-        between its pieces and returns it (a window's thread, at 65,000 nodes). `index`:
-        each Value's place in the stepper's forward steps, if known (grouped.Shown's):
-        the backward steps' places are then read from it a slice at a time."""
+        """`LevelSteps(...)` made a few ms at a time: yields (None) between its pieces,
+        returns it. `index`: each Value's place in the stepper's forward steps, if known
+        (grouped.Shown's): the backward steps' places are read from it in slices."""
         levels = cls.__new__(cls)
         yield from levels._made_steps(stepper, arrays, grouping, expanded, folded, shown,
                                       index)
@@ -111,9 +110,7 @@ class LevelSteps:
         if (len(stepper.forward_steps) != len(arrays) or len(grouping.order) != len(arrays)
                 or (len(arrays) and grouping.order[-1] != arrays.output)):
             raise ValueError("the stepper, the arrays and the grouping are not of one graph")
-        self.stepper = stepper
-        self.arrays = arrays
-        self.grouping = grouping
+        self.stepper, self.arrays, self.grouping = stepper, arrays, grouping
         self.folded = frozenset(folded)
         order = grouping.order
         if index is None:
@@ -148,8 +145,7 @@ class LevelSteps:
         self.expanded: frozenset[int] = frozenset()
         self.quotient: Quotient = shown  # set below
         self._stops: list[int] = [0]
-        # the stops of a picture being drawn, worked out ahead (`prepare_steps`)
-        self._prepared: tuple[Quotient, list[int]] | None = None
+        self._prepared: tuple[Quotient, list[int]] | None = None  # see prepare_steps
         yield
         self._set(frozenset(expanded), shown)
 
@@ -160,15 +156,12 @@ class LevelSteps:
         self.quotient = shown if shown is not None else quotient(self.arrays, self.grouping,
                                                                  set(expanded))
         prepared, self._prepared = self._prepared, None
-        if prepared is not None and prepared[0] is self.quotient:
-            self._stops = prepared[1]
-        else:
-            self._stops = self._find_stops()
+        self._stops = (prepared[1] if prepared is not None and prepared[0] is self.quotient
+                       else self._find_stops())
 
     def prepare_steps(self, shown: Quotient) -> Generator[None, None, None]:
-        """Work out, a few ms at a time, where the steps end with `shown` drawn (the
-        quotient of a picture being drawn in the background), so that `set_expanded`
-        with it, when the picture is swapped in, only looks them up."""
+        """Work out, a few ms at a time, where the steps end with `shown` (the quotient of
+        a picture drawn in the background) drawn: `set_expanded` with it looks them up."""
         stops = yield from self._stops_steps(shown)
         self._prepared = (shown, stops)
 
