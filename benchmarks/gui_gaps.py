@@ -134,11 +134,21 @@ if PROFILE:
         return True
     session_module.Session._move = timed_move
 moves = []  # (seek s, the moved signal's slots s, from, to)
+from PySide6.QtCore import QEventLoop
+def until(done):
+    # the event loop run as the window's own runs (no sleeps between events) until
+    # done() is true, looked at every millisecond
+    if done():
+        return
+    loop, look = QEventLoop(), QTimer()
+    look.setInterval(1)
+    look.timeout.connect(lambda: done() and loop.quit())
+    look.start()
+    loop.exec()
+    look.stop()
 def pump(seconds):
     end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        app.processEvents()
-        time.sleep(0.001)
+    until(lambda: time.perf_counter() >= end)
 window = debug(loss, block=False)
 phase[0] = "open"
 beats.append((time.perf_counter(), time.thread_time(), "open"))
@@ -147,11 +157,9 @@ expansion = tab.expansion
 server = tab.background.server
 def busy():
     return window.building or tab.laying_out or tab.scene.shown is None
-while busy():
-    pump(0.002)
+until(lambda: not busy())
 phase[0] = "idle"
-while expansion.preparer.running or not server.ready:
-    pump(0.002)
+until(lambda: not (expansion.preparer.running or not server.ready))
 pump(0.2)
 shown = expansion.shown
 groups = shown.groups
@@ -163,9 +171,7 @@ for g in biggest:
         before = tab.scene
         t = time.perf_counter()
         action(g)
-        while tab.scene is before or tab.laying_out:
-            app.processEvents()
-            time.sleep(0.0005)
+        until(lambda: tab.scene is not before and not tab.laying_out)
         seconds = time.perf_counter() - t
         openings.append((what, groups[g].title, seconds))
         pump(0.05)
