@@ -29,9 +29,6 @@ POLL_MS = 10           # how often the layout's child is looked at
 READ_BUDGET_S = 0.005  # reading its pieces takes at most this long per look
 BUSY_AFTER_MS = 500    # a layout that takes longer shows a progress bar with Cancel
 SLICE_BUDGET_S = 0.012  # a large graph is drawn in slices of the GUI thread this long
-# ... and a grouped picture in shorter ones: it is drawn while the one on screen is
-# stepped and painted, and a slice's last step and a paint come on top of the slice
-GROUPED_SLICE_S = 0.008
 LAYOUT, DRAWING = "layout", "drawing"
 
 
@@ -117,8 +114,7 @@ class BackgroundDrawing(QObject):
         self.stage = LAYOUT
         steps = (self._steps(stepper, roles, folded) if shown is None
                  else self._shown_steps(shown, roles, folded, expanded, previous))
-        budget = SLICE_BUDGET_S if shown is None else GROUPED_SLICE_S
-        task = self._task = SlicedTask(steps, budget, self, expected=(LayoutFailed,))
+        task = self._task = SlicedTask(steps, SLICE_BUDGET_S, self, expected=(LayoutFailed,))
         task.finished.connect(self._on_finished)
         task.errored.connect(self._on_errored)
         task.start()
