@@ -17,6 +17,7 @@ from benchmarks import (
     graph_import,
     graph_view,
     grouping,
+    gui_gaps,
     peers,
     step_cost,
     tensorflow_load,
@@ -48,6 +49,7 @@ def main() -> None:
         "engine_check": engine_check.measure(quick),
         "grouping": grouping.measure(quick),
         "graph_import": graph_import.measure(quick),
+        "gui_gaps": gui_gaps.measure(quick),
         "crossings": crossings.measure(quick),
     }
     if args.json:
@@ -60,6 +62,7 @@ def main() -> None:
                          ("window", window), ("build_gaps", build_gaps),
                          ("tensorflow_load", tensorflow_load), ("engine_check", engine_check),
                          ("grouping", grouping), ("graph_import", graph_import),
+                         ("gui_gaps", gui_gaps),
                          ("crossings", crossings)):
         print()
         print(module.report(results[name]))

@@ -160,12 +160,17 @@ class BackgroundDrawing(QObject):
             yield from self._scene.build_steps(shown.stepper, spec, drawing, roles, shown)
             yield from send_steps(shown, spec)  # summed in steps: the scene finds them
             yield from self._scene.group_edge_steps()
+            if expanded is not None and previous is not None and previous.levels is not None:
+                # the steps at the level shown with this picture, looked up as it is
+                # swapped in (Expansion.redrawn)
+                yield from previous.levels.prepare_steps(shown.quotient)
             if expanded is None:  # a new picture: its steps at the level shown (a group
                 # opened or closed changes the last picture's: see Expansion.redrawn)
                 folded_nodes = ([i for i, r in enumerate(shown.arrays.roles) if r == "constant"]
                                 if folded else ())
-                self._scene.levels = LevelSteps(shown.stepper, shown.arrays, shown.grouping,
-                                                shown.expanded, folded_nodes, shown.quotient)
+                self._scene.levels = yield from LevelSteps.made_steps(
+                    shown.stepper, shown.arrays, shown.grouping, shown.expanded, folded_nodes,
+                    shown.quotient, shown.index)
             yield  # the picture is swapped in (`drawn`) in a slice of its own
             scene, self._scene = self._scene, None
             return scene

@@ -241,7 +241,7 @@ class Expansion(QObject):
             return False
         there = levels.next_position() if forward else levels.previous_position()
         if there is not None:
-            self.tab.session.seek(there)
+            self.tab.session.seek(there, paced=True)
         return True
 
     def progress(self, levels: LevelSteps) -> str:

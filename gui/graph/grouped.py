@@ -24,6 +24,7 @@ from gui.graph.groups.model import (
 from gui.graph.quotients import Buckets, changed_quotient_steps
 
 STEPS_PER_SLICE = 5_000
+RULES_PER_SLICE = 1_000  # a backward step's contributions cost a few µs each
 KEPT = 8  # the quotients (and drawings) of the last few sets of open groups are kept
 
 
@@ -180,7 +181,8 @@ class Shown:
         return k, k + 1
 
     def index_steps(self) -> Iterator[None]:
-        """Fill `index`, `step_of` and `first_grad`, yielding after every STEPS_PER_SLICE steps."""
+        """Fill `index` (yielding after every STEPS_PER_SLICE nodes), `step_of` and
+        `first_grad` (after every RULES_PER_SLICE backward steps)."""
         index = self.index = {}
         nodes = self.stepper.forward_steps
         for a in range(0, len(nodes), STEPS_PER_SLICE):
@@ -191,7 +193,7 @@ class Shown:
                 self.step_of[index[step.node]] = j
             for c in step.contributions:
                 self.first_grad.setdefault(index[c.parent], j)
-            if j % STEPS_PER_SLICE == STEPS_PER_SLICE - 1:
+            if j % RULES_PER_SLICE == RULES_PER_SLICE - 1:
                 yield
 
     # -- what is open ----------------------------------------------------------------------

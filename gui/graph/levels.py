@@ -55,10 +55,10 @@ API (helper D's Graph tab drives it; the session owns the stepper and its positi
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate, groupby
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from engine.core.stepping import Stepper
 from engine.core.value import Value
@@ -70,6 +70,9 @@ from gui.graph.groups.model import (
     quotient,
     unit_group,
 )
+
+RULES_PER_SLICE = 10_000  # `LevelSteps.made_steps` yields after this many backward steps
+_node_of = attrgetter("node")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,34 +90,63 @@ class LevelSteps:
     def __init__(self, stepper: Stepper, arrays: GraphArrays, grouping: Grouping,
                  expanded: Iterable[int] = (), folded: Collection[int] = (),
                  shown: Quotient | None = None):
+        for _ in self._made_steps(stepper, arrays, grouping, expanded, folded, shown):
+            pass
+
+    @classmethod
+    def made_steps(cls, stepper: Stepper, arrays: GraphArrays, grouping: Grouping,
+                   expanded: Iterable[int] = (), folded: Collection[int] = (),
+                   shown: Quotient | None = None,
+                   index: Mapping[Value, int] | None = None) -> Generator[None, None, LevelSteps]:
+        """`LevelSteps(...)` made a few ms at a time: yields (None) between its pieces,
+        returns it. `index`: each Value's place in the stepper's forward steps, if known
+        (grouped.Shown's): the backward steps' places are read from it in slices."""
+        levels = cls.__new__(cls)
+        yield from levels._made_steps(stepper, arrays, grouping, expanded, folded, shown,
+                                      index)
+        return levels
+
+    def _made_steps(self, stepper, arrays, grouping, expanded, folded, shown, index=None):
         if (len(stepper.forward_steps) != len(arrays) or len(grouping.order) != len(arrays)
                 or (len(arrays) and grouping.order[-1] != arrays.output)):
             raise ValueError("the stepper, the arrays and the grouping are not of one graph")
-        self.stepper = stepper
-        self.arrays = arrays
-        self.grouping = grouping
+        self.stepper, self.arrays, self.grouping = stepper, arrays, grouping
         self.folded = frozenset(folded)
         order = grouping.order
-        positions = stepper.backward_positions()
+        if index is None:
+            positions = stepper.backward_positions()
+        else:  # the same places, from the index, a slice at a time (200,000: 60-130 ms)
+            positions, steps = [], stepper.backward_steps
+            for a in range(0, len(steps), RULES_PER_SLICE):
+                positions.extend(map(index.__getitem__,
+                                     map(_node_of, steps[a:a + RULES_PER_SLICE])))
+                yield
+        yield
         self._backward_nodes = list(map(order.__getitem__, positions))
         # the usual case, noted once: the nodes in order, the rules in the reverse order
         self._in_order = order == list(range(len(order)))
+        yield
         self._mirrored = self._backward_nodes == order[::-1]
         # the backward steps' units, read by one C call (a map over 65,000 nodes: 4 ms)
         nodes = self._backward_nodes
         self._backward_units = (itemgetter(*nodes) if len(nodes) > 1
                                 else lambda units: [units[i] for i in nodes])
+        yield
         # each node's rule step, as an index into backward_steps (-1: a leaf)
         self._rule_step = [-1] * len(arrays)
         steps = stepper.backward_steps
         for j, i in enumerate(self._backward_nodes):
             if not steps[j].root:
                 self._rule_step[i] = j
+            if j % RULES_PER_SLICE == RULES_PER_SLICE - 1:
+                yield
         self._group_rules: dict[int, list[int]] = {}  # a group's rule steps, sorted
         self._places: list[int] | None = None
         self.expanded: frozenset[int] = frozenset()
         self.quotient: Quotient = shown  # set below
         self._stops: list[int] = [0]
+        self._prepared: tuple[Quotient, list[int]] | None = None  # see prepare_steps
+        yield
         self._set(frozenset(expanded), shown)
 
     # -- the level shown ----------------------------------------------------------------
@@ -123,11 +155,27 @@ class LevelSteps:
         self.expanded = expanded
         self.quotient = shown if shown is not None else quotient(self.arrays, self.grouping,
                                                                  set(expanded))
-        self._stops = self._find_stops()
+        prepared, self._prepared = self._prepared, None
+        self._stops = (prepared[1] if prepared is not None and prepared[0] is self.quotient
+                       else self._find_stops())
+
+    def prepare_steps(self, shown: Quotient) -> Generator[None, None, None]:
+        """Work out, a few ms at a time, where the steps end with `shown` (the quotient of
+        a picture drawn in the background) drawn: `set_expanded` with it looks them up."""
+        stops = yield from self._stops_steps(shown)
+        self._prepared = (shown, stops)
 
     def _find_stops(self) -> list[int]:
         """The stepper positions a step at the level shown ends at, 0 first."""
-        unit_of = self.quotient.unit_of
+        steps = self._stops_steps(self.quotient)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def _stops_steps(self, shown: Quotient) -> Generator[None, None, list[int]]:
+        unit_of = shown.unit_of
         forward = (unit_of if self._in_order
                    else list(map(unit_of.__getitem__, self.grouping.order)))
         folded = self.folded
@@ -141,10 +189,12 @@ class LevelSteps:
         stops += [end for u, end in zip(units, ends[:-1]) if u not in folded]
         if n:
             stops.append(n)
+        yield
         if self._mirrored:  # the backward pass meets the same runs, last first
             size, back_ends = n, list(accumulate(reversed(lengths)))
         else:
             backward = self._backward_units(unit_of)
+            yield
             size, back_ends = len(backward), list(accumulate(_runs(backward)[1]))
         if size:
             stops.append(n + 1)  # the root step: dL/dL = 1

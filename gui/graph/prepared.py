@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Slot
 from gui.graph.layout import layered_layout, rank
 from gui.graph.layout.reuse import relaid_layout
 from gui.graph.layout.transfer import pack_graph_steps
-from gui.graph.spec import quotient_spec
+from gui.graph.spec import quotient_spec_steps
 from gui.jobs.layout_server import FINISH_UP_TO
 from gui.jobs.sliced import SlicedTask
 
@@ -61,11 +61,13 @@ def readable_steps(shown, keep=frozenset()):
 
 
 def picture_steps(shown, roles, folded: bool, expanded, previous, server,
-                  most: int | None = None):
+                  most: int | None = None, inline: bool = True):
     """(shown, spec, drawing) of `shown` with `expanded` open (None: as it is), laid out
     from `previous` (the scene on screen, if one of the same stepper's) by `server`
     (see the module's docstring), as a SlicedTask's steps; drawing None if its layout
-    would place more than `most` nodes and virtual nodes. Raises LayoutFailed."""
+    would place more than `most` nodes and virtual nodes. `inline` False: never laid
+    out again here while the child is not ready (what is prepared ahead can wait for
+    it; a click is answered at once). Raises LayoutFailed."""
     if not shown.index:  # once per stepper
         yield from shown.index_steps()
     keep = frozenset()
@@ -78,17 +80,18 @@ def picture_steps(shown, roles, folded: bool, expanded, previous, server,
     kept = shown.shared.drawings.get(key)
     if kept is not None:
         return (shown, *kept)
-    spec = quotient_spec(shown, roles, folded, shown.shared.label_sizes)
-    yield
+    spec = yield from quotient_spec_steps(shown, roles, folded, shown.shared.label_sizes)
     start = None
     if (previous is not None and previous.shown is not None and previous.drawing
             and previous.shown.stepper is shown.stepper and previous.shown.quotient):
         start = shown.starts(spec.ids, previous.shown, previous.spec.ids,
                              previous.drawing.centers)
+        yield
     size = layout_size(spec)
+    yield
     if most is not None and size > most:
         return shown, spec, None
-    if start is not None and size <= INLINE_RELAYOUT and not server.ready:
+    if start is not None and size <= INLINE_RELAYOUT and not server.ready and inline:
         drawing = relaid_layout(spec.sizes, spec.edges, start, radii=spec.radii)
     elif start is None and size <= INLINE_LAYOUT:
         drawing = layered_layout(spec.sizes, spec.edges, radii=spec.radii)
@@ -158,7 +161,8 @@ class Preparer(QObject):
             # never a picture so big that the warm child would be ended for it, when
             # the user's click comes first
             opened, spec, drawing = yield from picture_steps(
-                shown, roles, folded, shown.expanding(g), scene, self._server, FINISH_UP_TO)
+                shown, roles, folded, shown.expanding(g), scene, self._server, FINISH_UP_TO,
+                inline=False)
             if drawing is not None:
                 yield from send_steps(opened, spec)
 

@@ -24,6 +24,8 @@ from operator import getitem, itemgetter
 from gui.graph.groups.model import GraphArrays, Group, Quotient
 
 OPERANDS_PER_SLICE = 20_000
+NODES_PER_FILL = 2_500  # `Buckets.fill_steps` yields after this many nodes' operands
+SPLIT_PER_SLICE = 5_000  # an edge's operands split again this many at a time
 
 
 class Buckets:
@@ -37,7 +39,7 @@ class Buckets:
 
     def fill_steps(self, arrays: GraphArrays, groups: list[Group],
                    group_of: list[int]) -> Iterator[None]:
-        """File every operand, yielding after every OPERANDS_PER_SLICE nodes' operands."""
+        """File every operand, yielding after every NODES_PER_FILL nodes' operands."""
         if self.done:
             return
         inside: dict[int, list[tuple[int, int]]] = {}
@@ -45,8 +47,9 @@ class Buckets:
         up = [g.parent for g in groups]
         parents = arrays.parents
         n = len(parents)
-        for a in range(0, n, OPERANDS_PER_SLICE // 2):
-            for c in range(a, min(n, a + OPERANDS_PER_SLICE // 2)):
+        yield
+        for a in range(0, n, NODES_PER_FILL):
+            for c in range(a, min(n, a + NODES_PER_FILL)):
                 innermost = group_of[c]
                 if innermost < 0:
                     continue
@@ -100,16 +103,24 @@ def changed_quotient_steps(before: Quotient, was_open, now_open, units: list[int
             if not changed(t):
                 kept.append(edge)
                 continue
-            _split(s, ops, unit_of, fresh)  # the source stays: split by the new targets
+            split = _split  # the source stays: split by the new targets
         elif t < 0 and not changed(t):  # the target is the same group: by new sources
-            _split_sources(t, ops, unit_of, arrays.parents, fresh)
+            split = _split_sources
         else:
             loose.extend(ops)
             continue
-        done += len(ops)
-        if done > OPERANDS_PER_SLICE:
-            done = 0
-            yield
+        # in pieces, each filed after the one before: every new edge keeps its operands
+        # in order (one edge may stand for 33,700: the parameters read by 100 samples)
+        for a in range(0, len(ops), SPLIT_PER_SLICE):
+            piece = ops[a:a + SPLIT_PER_SLICE]
+            if split is _split:
+                _split(s, piece, unit_of, fresh)
+            else:
+                _split_sources(t, piece, unit_of, arrays.parents, fresh)
+            done += len(piece)
+            if done > SPLIT_PER_SLICE:
+                done = 0
+                yield
     for g in now - was:
         loose.extend(buckets.inside.get(g, ()))
     parents = arrays.parents

@@ -15,6 +15,7 @@ import math
 import sys
 from functools import partial
 from itertools import accumulate
+from operator import getitem, itemgetter
 
 from PySide6.QtCore import QCoreApplication, QEvent, QRectF
 from PySide6.QtGui import QPainterPath
@@ -56,6 +57,10 @@ STRIP_ELEMENTS = 3_000  # ... and a piece of more path elements than this is cut
 # a sliced build (`build_steps`) yields after this many items or routes: a few ms each
 ITEMS_PER_SLICE = 250
 ROUTES_PER_SLICE = 500
+# ... and while it makes items, after this many: a box with its texts, or a group's,
+# costs a few tenths of a ms (a grouped picture's few hundred of them held the window
+# for 40-90 ms between two yields)
+ITEMS_PER_YIELD = 25
 
 
 class GraphScene(QGraphicsScene):
@@ -160,10 +165,12 @@ class GraphScene(QGraphicsScene):
         # a large graph's boxes are found by a grid of their centres (`show_labels_in`),
         # filled here, a slice at a time, rather than at the first fit
         grid = self._grid = {} if large else None
+        made = 0  # items made since the last yield, a group's box counted as 5
         for k, node_id in enumerate(spec.ids):
             i = int(node_id[1:])
             x, y = drawing.centers[k]
             if node_id[0] == "g":
+                made += 4
                 group = shown.groups[i]
                 item = GroupItem(i, group.title, group.members, group.instances,
                                  spec.sizes[k], shown.describe(i))
@@ -185,10 +192,14 @@ class GraphScene(QGraphicsScene):
             self.addItem(item)
             if grid is not None:
                 grid.setdefault((int(x // GRID_CELL), int(y // GRID_CELL)), []).append(item)
-            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
-                self._index_new_items()
+            made += 1
+            if made >= ITEMS_PER_YIELD:
+                made = 0
+                if k % ITEMS_PER_SLICE < ITEMS_PER_YIELD:  # each query costs 1-2 ms
+                    self._index_new_items()
                 yield
         self._index_new_items()
+        yield
         self._edge_of = dict(zip(spec.keys, range(len(spec.keys))))
         for e, (t, _) in enumerate(spec.keys):
             if t < 0:
@@ -202,7 +213,7 @@ class GraphScene(QGraphicsScene):
             current = stepper.current
             for k, i in enumerate(self._drawn_nodes()):
                 self._draw_node(i, current)
-                if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+                if k % ITEMS_PER_YIELD == ITEMS_PER_YIELD - 1:
                     yield
 
     def _index_new_items(self) -> None:
@@ -416,8 +427,9 @@ class GraphScene(QGraphicsScene):
                 counted = 0
                 yield
         if self.stepper.position:  # the groups as the stepper left them
-            for g in self.group_items:
-                self._draw_group(g, self.stepper.current)
+            for g in list(self.group_items):
+                self._draw_group(g, self.stepper.current)  # its edges' sums, maybe
+                yield
 
     def _sent(self, e: int, done: int):
         """What the backward steps taken (`done`, the root's included) sent along edge e
@@ -431,15 +443,14 @@ class GraphScene(QGraphicsScene):
 
     def refresh_steps(self):
         """Redraw every drawn box, operation and group as the stepper is now, yielding
-        after every ITEMS_PER_SLICE of them (a jump in a picture of thousands of edges)."""
+        after every ITEMS_PER_YIELD of them (a jump in a picture of thousands of edges)."""
         for k, i in enumerate(self._drawn_nodes()):
             self._draw_node(i, self.stepper.current)
-            if k % ITEMS_PER_SLICE == ITEMS_PER_SLICE - 1:
+            if k % ITEMS_PER_YIELD == ITEMS_PER_YIELD - 1:
                 yield
-        for k, g in enumerate(list(self.group_items)):
+        for g in list(self.group_items):
             self._draw_group(g, self.stepper.current)
-            if k % 50 == 49:
-                yield
+            yield
 
     def _drawn_nodes(self):
         """The nodes with a box or an operation of their own: all of them, ungrouped."""
@@ -454,8 +465,10 @@ class GraphScene(QGraphicsScene):
         if g not in kept:
             parents, source, used = self.shown.arrays.parents, -1 - g, set()
             for s, _, operands in self.shown.quotient.edges:
-                if s == source:
-                    used.update(parents[c][k] for c, k in operands)
+                if s == source:  # each operand's parent, read in C loops
+                    used.update(map(getitem, map(parents.__getitem__, map(itemgetter(0),
+                                                                          operands)),
+                                    map(itemgetter(1), operands)))
             kept[g] = len(used) or 1
         return kept[g]
 

@@ -5,6 +5,7 @@ room each piece and each edge label needs. Plain records for the layout and the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine._gc import collector_paused
 from engine.core import ops
@@ -169,6 +170,23 @@ def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,
     group for every operand between its source and the group (key (target unit, source
     unit), both codes of the quotient). `label_sizes` keeps an operand's label size
     between the pictures of one stepper (its contribution is the same in each)."""
+    steps = quotient_spec_steps(shown, roles, folded, label_sizes)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+UNITS_PER_SLICE = 100  # a grouped picture's spec yields after this many units or edges
+
+
+def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
+                        label_sizes: dict | None = None):
+    """`quotient_spec` as a generator that yields (None) after every UNITS_PER_SLICE
+    units and edges (a group's box and an operand's label are measured by Qt's font
+    metrics: a new picture of hundreds of them would hold the window for tens of ms),
+    and returns the spec."""
     label_sizes = {} if label_sizes is None else label_sizes
     stepper, q = shown.stepper, shown.quotient
     nodes, unit_of = stepper.forward_steps, q.unit_of
@@ -181,13 +199,15 @@ def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,
     ids, kinds, sizes, edges, keys, symbols, operands_of = [], [], [], [], [], {}, {}
     out: dict[int, int] = {}  # unit -> the spec node its edges leave from
     into: dict[int, int] = {}  # unit -> the spec node its edges enter
-    for u in q.units:
+    for place, u in enumerate(q.units):
+        if place % UNITS_PER_SLICE == UNITS_PER_SLICE - 1:
+            yield
         if u < 0:
             g = shown.groups[-1 - u]
             out[u] = into[u] = len(ids)
             ids.append(f"g{g.id}")
             kinds.append("group")
-            sizes.append(group_size(g.title, g.kind == "stack"))
+            sizes.append(_group_room(g.title, g.kind == "stack"))
             continue
         node = nodes[u]
         if node.parents:
@@ -206,7 +226,9 @@ def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,
         if node.parents:
             edges.append((into[u], out[u], None))
             keys.append((u, -1))
-    for s, t, operands in q.edges:
+    for place, (s, t, operands) in enumerate(q.edges):
+        if place % UNITS_PER_SLICE == UNITS_PER_SLICE - 1:
+            yield
         if s not in out:
             continue  # from a folded constant
         if t >= 0:
@@ -219,6 +241,9 @@ def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,
             edges.append((out[s], into[t], group_room))
             keys.append((t, s))
     return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded, operands_of)
+
+
+_group_room = lru_cache(maxsize=4_096)(group_size)  # a title's room, measured once
 
 
 def _label_room(label_sizes: dict, steps, step_of: dict, c: int, k: int) -> tuple:

@@ -358,3 +358,47 @@ def test_a_units_state_follows_its_steps(mlp):
     assert leaves and all(levels.rules_applied(u) == (0, 0) for u in leaves)
     params = next(u for u in q.units if u < 0 and mlp[3].groups[unit_group(u)].kind == "names")
     assert levels.rules_applied(params) == (0, 0)  # a group of leaves has no rule
+
+
+@pytest.mark.parametrize("engine", [None, NO_SORT])
+def test_steps_prepared_ahead_are_the_steps_worked_out_at_once(mlp, engine):
+    """A picture drawn in the background has its steps worked out ahead
+    (`prepare_steps`); swapped in, they are the ones `set_expanded` works out itself,
+    and a stale preparation (another quotient) is not used."""
+    expanded = mixed(mlp)
+    q = quotient(mlp[2], mlp[3], expanded)
+    fresh = levels_of(mlp, engine=engine)
+    fresh.set_expanded(expanded, q)
+    ahead = levels_of(mlp, engine=engine)
+    pieces = list(ahead.prepare_steps(q))
+    assert len(pieces) >= 1  # the forward's stops, then the backward's
+    ahead.set_expanded(expanded, q)
+    assert ahead._stops == fresh._stops and ahead.counts() == fresh.counts()
+    other = levels_of(mlp, engine=engine)
+    list(other.prepare_steps(quotient(mlp[2], mlp[3], all_groups(mlp))))
+    other.set_expanded(expanded, q)  # prepared for another picture: worked out again
+    assert other._stops == fresh._stops
+
+
+def test_levels_made_in_steps_are_the_levels_made_at_once(mlp):
+    loss, order, arrays, grouping, _ = mlp
+    walk = [order[i] for i in grouping.order]
+    stepper = Stepper(loss, forward_steps=walk)
+    folded = {i for i, r in enumerate(arrays.roles) if r == "constant"}
+    expanded = mixed(mlp)
+    at_once = LevelSteps(stepper, arrays, grouping, expanded, folded)
+    index = {v: i for i, v in enumerate(stepper.forward_steps)}  # grouped.Shown's
+    steps = LevelSteps.made_steps(stepper, arrays, grouping, expanded, folded, index=index)
+    pieces = 0
+    while True:
+        try:
+            next(steps)
+            pieces += 1
+        except StopIteration as done:
+            levels = done.value
+            break
+    assert pieces > 1
+    assert levels._stops == at_once._stops and levels.expanded == at_once.expanded
+    assert levels._rule_step == at_once._rule_step
+    assert levels._backward_nodes == at_once._backward_nodes
+    assert levels.counts() == at_once.counts()
