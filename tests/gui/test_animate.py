@@ -138,3 +138,55 @@ def test_file_export_animation_writes_the_windows_pass_and_puts_the_stepper_back
     assert window.statusBar().currentMessage() == f"Exported {out}: 22 frames"
     titles = [a.text() for a in window.menuBar().actions()[0].menu().actions()]
     assert "Export &animation…" in titles
+
+
+def _red_pixels(image: Image.Image) -> int:
+    """How many pixels are the colour of a wrong step (palette 'wrong')."""
+    from gui.palette import hex_of
+
+    wrong = tuple(int(hex_of("wrong")[k:k + 2], 16) for k in (1, 3, 5))
+    rgb = image.convert("RGB")
+    return sum(n for n, c in rgb.getcolors(rgb.width * rgb.height) if c == wrong)
+
+
+def test_a_checked_engines_failing_case_is_animated_with_its_wrong_step_in_red(
+        window, qtbot, tmp_path):
+    from gui.window.animation_export import export_animation
+
+    # a user's cube rule gives x^3 instead of 3x^2, replayed as check-engine records it
+    replay = {"text": "x = 0.5\nout = x ** 3", "order": [2, 0], "seed": 1.0,
+              "locals": {2: [3 * 0.5 ** 3]}, "grads": {0: 3 * 0.5 ** 3, 2: 1.0}}
+    counts = {}
+    for name, load in (("right", lambda: (window.build(replay["text"]),
+                                          window.wait_for_build())),
+                       ("wrong", lambda: window.session.load_recorded(replay, "pow_rule.py"))):
+        load()
+        out = tmp_path / f"{name}.gif"
+        made = export_animation(window, str(out))
+        frames = [f.copy() for f in ImageSequence.Iterator(Image.open(out))]
+        assert len(frames) == made
+        counts[name] = [_red_pixels(f) for f in frames]
+    assert not any(counts["right"])  # the correct engine's pass has no red
+    assert counts["wrong"][0] == 0 and counts["wrong"][-1] > 0  # the wrong rule, once stepped
+
+
+def test_a_graph_opened_with_debug_is_animated_to_its_gradients(qtbot, tmp_path):
+    from engine import Value
+    from gui import debug
+    from gui.window.animation_export import export_animation
+
+    w, x = Value(-3.0, label="w"), Value(2.0, label="x")
+    loss = (w * x).tanh()
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    out = tmp_path / "debugged.gif"
+    session = window.session
+    total = session.stepper.total
+    assert total > 0 and export_animation(window, str(out)) == total + 1  # and the first
+    assert Image.open(out).n_frames == total + 1
+    assert session.stepper.position == 0  # put back where the window opened
+    session.run_to_end()
+    assert caption(session).endswith("· done: every gradient is in")
+    loss.backward()
+    assert session.program.inputs["w"].grad == w.grad and w.grad != 0.0
+    window.close()
