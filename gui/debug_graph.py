@@ -59,6 +59,7 @@ def open_debug_window(root, block: bool = True, names=None, scope=None):
     from gui.window.main_window import MainWindow
 
     app = application()
+    _use_remembered_theme()
     window = MainWindow(remember=False)
     name = f"debug({graph.title})"  # the title says what the user called
     text = editor_text(graph, name)
@@ -70,6 +71,17 @@ def open_debug_window(root, block: bool = True, names=None, scope=None):
     if block:
         app.exec()
     return window
+
+
+def _use_remembered_theme() -> None:
+    """The theme the user chose in the app (read, never written: a debug() window keeps
+    no settings of its own)."""
+    from gui import theme
+    from gui.settings import open_settings
+
+    settings, _, _ = open_settings()
+    if settings is not None:
+        theme.apply(theme.chosen(settings))
 
 
 def _load_recorded(window, graph: ImportedGraph, name: str, text: str) -> None:

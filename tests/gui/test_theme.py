@@ -148,6 +148,27 @@ def test_the_theme_is_remembered_across_a_restart(qtbot):
     third.close()
 
 
+def test_a_graph_opened_with_debug_is_in_the_theme_the_app_remembers(qtbot):
+    from engine import Value
+    from gui import debug
+    from gui.settings import open_settings
+
+    settings, _, _ = open_settings()
+    theme.remember(settings, "dark")
+    settings.sync()
+    palette.use("light")  # a script's process starts in the light set
+    x = Value(2.0, label="x")
+    out = x * x
+    window = debug(out, block=False)
+    qtbot.addWidget(window)
+    assert palette.theme() == "dark" and window.theme_menu.actions["dark"].isChecked()
+    assert QApplication.instance().palette().color(QPalette.ColorRole.Window).name() == \
+        palette.DARK["window"]
+    window.close()
+    again, _, _ = open_settings()
+    assert theme.chosen(again) == "dark"  # read, not written over
+
+
 def test_a_damaged_setting_is_the_default():
     from PySide6.QtCore import QSettings
 
