@@ -169,6 +169,27 @@ def test_a_graph_opened_with_debug_is_in_the_theme_the_app_remembers(qtbot):
     assert theme.chosen(again) == "dark"  # read, not written over
 
 
+def test_a_radio_buttons_ring_and_dot_are_seen_in_the_dark(qtbot):
+    from PySide6.QtWidgets import QRadioButton
+
+    theme.apply("dark")
+    shown = {}
+    for checked in (False, True):
+        button = QRadioButton("B.  an answer")
+        qtbot.addWidget(button)
+        button.setChecked(checked)
+        button.resize(button.sizeHint())
+        image = button.grab().toImage()
+        ring = [image.pixelColor(x, y) for y in range(image.height()) for x in range(16)]
+        window = palette.qcolor(palette.DARK["window"])
+        shown[checked] = ring
+        assert max(palette.contrast(p, window) for p in ring) >= 3.0  # the ring is seen
+    blue = palette.qcolor(palette.DARK["blue"])
+    assert not any(p == blue for p in shown[False]) and any(p == blue for p in shown[True])
+    theme.apply("light")
+    assert QApplication.instance().styleSheet() == ""
+
+
 def test_a_damaged_setting_is_the_default():
     from PySide6.QtCore import QSettings
 
