@@ -19,6 +19,7 @@ from gui.jobs.worker import ProcessWorker
 
 MAX_NODES = 20_000  # TensorFlow runs one eager op per node: larger programs take too long
 POLL_MS = 30        # how often the window looks for an answer
+LOADING_SAID = "Loading TensorFlow"  # how the status bar begins while it loads
 
 IDLE, LOADING, READY, UNAVAILABLE = "idle", "loading", "ready", "unavailable"
 
@@ -76,7 +77,7 @@ class TensorFlowChecker(QObject):
     def _start(self, generation: int, text: str) -> None:
         if self.state == IDLE:
             self.state = LOADING
-            self.status.emit("Loading TensorFlow for the cross-check (first time only, "
+            self.status.emit(LOADING_SAID + " for the cross-check (first time only, "
                              "a few seconds)…")
             self.busy.emit(True)
             self.changed.emit()

@@ -30,7 +30,7 @@ from gui.jobs import process_job, warm_imports, worker
 from gui.jobs.disposal import Disposal
 from gui.jobs.program_build import BACKGROUND_CHARS, ProgramBuild
 from gui.jobs.report_writer import ReportWriter
-from gui.jobs.tensorflow_checker import READY, TensorFlowChecker
+from gui.jobs.tensorflow_checker import LOADING_SAID, READY, TensorFlowChecker
 from gui.tabs.lazy import LazyTabs
 from gui.window import recovery
 from gui.window.files import APP_NAME, ProgramFiles, _reason
@@ -145,7 +145,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.session.moved.connect(self._update_inspector)
         self.session.loaded.connect(self._update_inspector)
         self.session.loaded.connect(self._cross_check)
-        self.checker.status.connect(self.show_status)
+        self.checker.status.connect(
+            lambda message: self.status_memory.say(message, supersedes=LOADING_SAID))
         self.checker.busy.connect(self.progress.setVisible)
         self.checker.changed.connect(self._update_inspector)
 

@@ -20,7 +20,14 @@ class StatusMemory(QObject):
     def _key(self) -> int:
         return id(self.window.tabs.currentWidget())
 
-    def say(self, message: str) -> None:
+    def say(self, message: str, supersedes: str = "") -> None:
+        """Show `message`, kept for the tab in front; with `supersedes`, it also takes the
+        place of any tab's kept message that starts so (news of work that has ended: a
+        tab left while TensorFlow loaded says it loaded when it comes back)."""
+        if supersedes:
+            for key, said in self.said.items():
+                if said.startswith(supersedes):
+                    self.said[key] = message
         self.said[self._key()] = message
         self.window.statusBar().showMessage(message)
 

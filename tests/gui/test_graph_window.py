@@ -332,3 +332,16 @@ def test_the_window_is_active_again_when_its_dialog_closes(window, qtbot, monkey
     qtbot.wait(50)
     assert activated == [True]
     dialog.close()
+
+
+def test_a_tab_left_while_tensorflow_loads_says_it_loaded_when_it_comes_back(window, qtbot):
+    rules = window.rules_tab
+    window.tabs.setCurrentWidget(rules)
+    window.checker.status.emit("Loading TensorFlow for the cross-check (first time only, "
+                               "a few seconds)…")
+    window.tabs.setCurrentWidget(window.xor_tab)  # the user looks elsewhere meanwhile
+    window.checker.status.emit("TensorFlow loaded: gradients checked against tf.GradientTape")
+    window.tabs.setCurrentWidget(rules)
+    assert window.statusBar().currentMessage().startswith("TensorFlow loaded")
+    window.tabs.setCurrentWidget(window.graph_tab)
+    assert not window.statusBar().currentMessage().startswith("Loading TensorFlow")
