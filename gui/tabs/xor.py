@@ -338,8 +338,9 @@ class XorTab(QWidget):
             f"{'—' if last is None else f'{last:.6f}'}<br>"
             f"<b>epochs/s</b> {rate or '—'}<br>"
             f"<b>layers</b> {layers_text(activation)}<br>"
-            f"<b>rises</b> {self.history.rises:,} of {transitions:,} transitions, largest "
-            f"{self.history.largest_rise:.6f}"
+            + (f"<b>rises</b> {self.history.rises:,} of {transitions:,} transitions, largest "
+               f"{self.history.largest_rise:.6f}" if transitions else
+               "<b>rises</b> — (counted from epoch 2 on)")
             + (f"<br><span style='color:{hex_of('error')}'>{self.message}</span>" if self.message
                else "")
             + (f"<br><span style='color:{hex_of('warning')}'>{self.warning}</span>" if self.warning

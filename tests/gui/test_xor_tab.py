@@ -221,3 +221,12 @@ def test_the_status_bar_follows_reset_and_a_step_by_hand(window, qtbot):
     tab.buttons["step"].click()
     assert window.statusBar().currentMessage() == (
         "One epoch by hand: epoch 1, loss 1.766174 (the loss before this epoch's update).")
+
+
+def test_rises_are_not_counted_before_there_are_two_epochs(window, qtbot):
+    tab = open_xor(window, qtbot)
+    assert "<b>rises</b> — (counted from epoch 2 on)" in tab.counters.text()  # not "0 of 0"
+    tab.buttons["step"].click()
+    assert "<b>rises</b> — " in tab.counters.text()  # one epoch: nothing to compare yet
+    tab.buttons["step"].click()
+    assert f"<b>rises</b> {tab.history.rises} of 1 transitions" in tab.counters.text()
