@@ -300,11 +300,28 @@ def test_no_corpus_graph_crosses_more_than_dot_draws_it():
     assert DOT_CROSSINGS[("07-xor-row", "folded")] == 2  # ours 1, the fewest its ranks allow
 
 
+def test_interleaved_lanes_are_counted_where_the_outer_turns_inside_the_inner():
+    # a feeds ranks 20, 30, 40 and b ranks 25, 35, all by bus: b's lane, ending sooner,
+    # is nearer the drawing, and a's drops at 20 and 30 turn through it; a fan-out's
+    # own lane crosses nothing
+    from gui.graph.layout.lanes import nested_lane_crossings
+
+    sizes = [(116.0, 58.0)] * 7
+    edges = [(0, 2, None), (0, 4, None), (0, 6, None), (1, 3, None), (1, 5, None)]
+    graph = make_proper(sizes, edges, [0, 1, 20, 25, 30, 35, 40], 0, fan_out=False)
+    assert len(graph.bus) == 5 and nested_lane_crossings(graph) == 2
+    alone = make_proper(sizes[:1] + sizes[2:], [(0, 1, None), (0, 3, None), (0, 5, None)],
+                        [0, 20, 25, 30, 35, 40], 0, fan_out=False)
+    assert len(alone.bus) == 3 and nested_lane_crossings(alone) == 0
+
+
 def test_the_grouped_mlp_crosses_no_more_than_dot_draws_it():
     # micrograd's MLP on 100 points, grouped as the window first shows it at five sizes
     # (111 units are drawn on dot's ranks: 500 crossings where the longest path's cross
     # 859; at 247 and 277 units the order keeps the bus edges' rises and drops near their
-    # lanes), the smaller drawn cleanly: no edge through a box, no label on a label
+    # lanes; at 160 and 196 dot's ranks without fan-out buses: 255 and 7, where the
+    # shared weights' interleaved lanes crossed at every drop, 886 and 4348), the
+    # smaller drawn cleanly: no edge through a box, no label on a label
     from benchmarks.crossings import grouped_mlp_graphs, ours
     from gui.graph.layout import layered_layout
     from tests.gui.test_layout import check_drawing

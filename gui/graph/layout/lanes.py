@@ -110,3 +110,24 @@ def _lane_crossings(graph: LayeredGraph, ys, spans, lanes, below, left) -> int:
                     count += (ys[t] > y) if side else (ys[t] < y)
                 count += sum(1 for x in turns[s] if ta < x < tb)
     return count
+
+
+def nested_lane_crossings(graph: LayeredGraph) -> int:
+    """An estimate, from the ranks alone, of the crossings among the lanes of `graph`'s
+    bus edges were they all on one side, nested as `_lanes` nests them: each turn (a
+    rise or a drop) of a lane that ends later, strictly inside the span of one that ends
+    sooner (nearer the drawing), crosses it once."""
+    spans: dict[int, list[int]] = {}
+    turns: dict[int, list[int]] = {}
+    for e in graph.bus:
+        s, d = graph.chains[e][0], graph.chains[e][1]
+        lo, hi = spans.setdefault(s, [graph.rank[s], graph.rank[d]])
+        spans[s] = [min(lo, graph.rank[s]), max(hi, graph.rank[d])]
+        turns.setdefault(s, [graph.rank[s]]).append(graph.rank[d])
+    count = 0
+    for s, (_, end) in spans.items():
+        at = sorted(turns[s])
+        for t, (ta, tb) in spans.items():
+            if tb < end or (tb == end and t < s):
+                count += max(0, bisect_left(at, tb) - bisect_right(at, ta))
+    return count

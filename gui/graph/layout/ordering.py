@@ -39,14 +39,15 @@ def order(graph: LayeredGraph, max_sweeps: int | None = None, thorough: bool = T
     and the best so far) with sifting, so it never crosses more than either (if
     `thorough`; otherwise dot's passes only); a very small one that median sweeps
     draw without a crossing keeps their order. A bigger
-    graph, or given `max_sweeps`, is ordered by median sweeps from depth-first walks."""
+    graph, or given `max_sweeps`, is ordered by median sweeps from depth-first walks
+    (and, if `thorough`, dot's passes too up to MINCROSS_UP_TO nodes)."""
     size = len(graph.rank)
     if size < SMALL and max_sweeps is None:
         _mincross(graph, thorough)
         return
     sweeps = max_sweeps if max_sweeps is not None else 6 if size < 12_000 else 2
     graph.layers = _swept(graph, DFS_STARTS if size < 3_000 else DFS_STARTS[:1], sweeps)
-    if max_sweeps is None and size < MINCROSS_UP_TO:
+    if max_sweeps is None and size < MINCROSS_UP_TO and thorough:
         swept = graph.layers
         found = crossings_with_lanes(graph)
         if found > FEW:

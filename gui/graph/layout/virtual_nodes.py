@@ -42,12 +42,15 @@ class LayeredGraph:
         self.up[b].append(a)
 
 
-def make_proper(sizes, edges, ranks, budget: int) -> LayeredGraph:
+def make_proper(sizes, edges, ranks, budget: int, fan_out: bool = True) -> LayeredGraph:
     """Split every edge into one-layer pieces through virtual nodes; a labelled edge's
-    virtual node next to its target carries the label's size."""
+    virtual node next to its target carries the label's size. With `fan_out`, a value's
+    many long edges go by bus even within the budget (`_fan_out_edges`)."""
     graph = LayeredGraph(sizes, ranks)
     spans = [ranks[v] - ranks[u] for u, v, _ in edges]
-    bus = _bus_edges(spans, budget) | _fan_out_edges(edges, spans)
+    bus = _bus_edges(spans, budget)
+    if fan_out:
+        bus |= _fan_out_edges(edges, spans)
     for e, (u, v, label) in enumerate(edges):
         chain = [u]
         label_node = None
