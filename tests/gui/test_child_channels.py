@@ -60,6 +60,7 @@ def test_a_length_header_with_nothing_after_it_never_blocks_the_reader():
         assert not job.finished and job.process.is_alive()
     finally:
         job.cancel()  # its frame never completes: the window's Cancel ends it
+    job.process.join(10)  # cancel kills it and does not wait: it is gone soon after
     assert not job.process.is_alive()
 
 

@@ -115,10 +115,15 @@ def _members(drafts: list[Draft], gnode: list[int]) -> list[list[int]]:
 
 def _grouping(arrays: GraphArrays, head: list[int], drafts: list[Draft],
               gnode: list[int]) -> Grouping:
-    items = _level_order(arrays, drafts, gnode, everywhere=False)
-    order, _, _ = _emit(items, len(drafts))
-    if not _topological(arrays, order):  # a level sorted by keys alone was not: sort all
-        items = _level_order(arrays, drafts, gnode, everywhere=True)
+    for _ in range(len(drafts) + 1):
+        try:
+            items = _level_order(arrays, drafts, gnode, everywhere=False)
+            order, _, _ = _emit(items, len(drafts))
+            if not _topological(arrays, order):  # a level sorted by keys alone: sort all
+                items = _level_order(arrays, drafts, gnode, everywhere=True)
+            break
+        except LevelCycle as cycle:  # convex groups that feed each other: undo the newest
+            drafts, gnode = _dissolved(drafts, gnode, cycle.groups)
     _split_wide(arrays, head, items, drafts, gnode)
     order, first, last = _emit(items, len(drafts))
     groups = [Group(g, d.kind, d.title, d.parent,
@@ -128,6 +133,35 @@ def _grouping(arrays: GraphArrays, head: list[int], drafts: list[Draft],
                     _instances_in(g, drafts, items) if d.kind == "stack" else 0,
                     first[g], last[g]) for g, d in enumerate(drafts)]
     return Grouping(order, groups, list(gnode))
+
+
+class LevelCycle(RuntimeError):
+    """Groups of one level that feed each other (each convex, as a layer of two chains
+    and a stack of two instances, one feeding the layer, the other fed by it): drawn as
+    boxes they would make a cycle. `groups`: the groups on the cycle."""
+
+    def __init__(self, groups: list[int]):
+        super().__init__("a group is not convex: its level has a cycle")
+        self.groups = groups
+
+
+def _dissolved(drafts: list[Draft], gnode: list[int],
+               cycle: list[int]) -> tuple[list[Draft], list[int]]:
+    """The drafts without the newest group of `cycle` (a stack with its instances): its
+    nodes and sub-groups go to the group around it."""
+    newest = max(cycle)
+    if drafts[newest].kind == "instance" and drafts[newest].parent >= 0:
+        newest = drafts[newest].parent
+    gone = {newest} | ({g for g, d in enumerate(drafts) if d.parent == newest}
+                       if drafts[newest].kind == "stack" else set())
+    up = drafts[newest].parent
+    for g in gone:
+        drafts[g].kind = "gone"
+    for d in drafts:
+        if d.parent in gone:
+            d.parent = up
+    gnode = [up if g in gone else g for g in gnode]
+    return _compact(drafts, gnode)
 
 
 def _instances_in(s: int, drafts: list[Draft], items: dict[int, list[int]]) -> int:
@@ -317,5 +351,10 @@ def _kahn(items: list[int], edges: list[tuple[int, int]], key) -> list[int]:
             if indegree[y] == 0:
                 heapq.heappush(ready, (key.get(y, y), y))
     if len(out) != len(items):
-        raise RuntimeError("a group is not convex: its level has a cycle")
+        import networkx as nx
+
+        left = set(items) - set(out)
+        cycle = nx.find_cycle(nx.DiGraph([(x, y) for x, y in edges
+                                          if x in left and y in left]))
+        raise LevelCycle([-1 - x for x, _ in cycle if x < 0])
     return out
