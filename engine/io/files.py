@@ -106,7 +106,8 @@ def _temp_name_parts(target: str) -> tuple[str, str]:
     return f"{TEMP_PREFIX}{os.path.basename(target)}.{os.getpid()}.", TEMP_SUFFIX
 
 
-def _process_alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """True if a process `pid` runs (this one, or one that is not ours included)."""
     if pid == os.getpid():
         return True
     try:
@@ -135,7 +136,7 @@ def remove_stale_temporaries(target: str | os.PathLike) -> list[str]:
         if not (name.startswith(start) and name.endswith(TEMP_SUFFIX)):
             continue
         pid = name[len(start):].split(".", 1)[0]
-        if not pid.isdigit() or _process_alive(int(pid)):
+        if not pid.isdigit() or process_alive(int(pid)):
             continue
         path = os.path.join(folder, name)
         try:

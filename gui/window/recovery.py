@@ -16,24 +16,12 @@ import re
 import secrets
 
 from engine.errors import ExpressionError
-from engine.io.files import read_program, write_atomic
+from engine.io.files import process_alive, read_program, write_atomic
 from engine.language import MAX_CHARS
 
 FOLDER = "recovery"  # beside the settings file
 _NAME = re.compile(r"(\d+)-[0-9a-f]{12}\.expr")
 _owned: set[str] = set()  # the copies this process's windows own
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists, not ours
-        return True
-    return True
 
 
 def _reason(e: Exception) -> str:
@@ -108,7 +96,7 @@ class RecoveryCopy:
             if match is None or name in _owned:
                 continue
             pid = int(match.group(1))
-            if pid != os.getpid() and _alive(pid):
+            if pid != os.getpid() and process_alive(pid):
                 continue  # another running app's window
             path = os.path.join(self.folder, name)
             try:

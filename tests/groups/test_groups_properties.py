@@ -189,18 +189,9 @@ def test_merged_stages_feed_the_rest_from_one_node_a_stage():
              49: (0, 37), 50: (46,)}
     for first, extra in ((53, 51), (58, 56), (63, 61), (68, 66)):
         inner.update({first: (0, 0), first + 1: (first, 7), first + 2: (first + 1, extra)})
-    summed = [2, 3, 4, 5, 6, 9, 14, 15, *range(16, 31), 33, 38, 39, 42, 47, 48, 49, 50, 52,
-              55, 57, 60, 62, 65, 67, 70]
-    inner[71] = (1, 2)
-    for k, term in enumerate(summed[1:]):
-        inner[72 + k] = (71 + k, term)
-    n = 72 + len(summed) - 1
-    parents = [inner.get(i, ()) for i in range(n)]
-    opnames = ["" if not p else ops.TANH.name if len(p) == 1 else ops.ADD.name
-               for p in parents]
-    roles = ["constant" if not p else "intermediate" for p in parents]
-    roles[-1] = "output"
-    arrays = GraphArrays(parents, opnames, [""] * n, roles, n - 1)
+    arrays = _summed(inner, [1, 2, 3, 4, 5, 6, 9, 14, 15, *range(16, 31), 33, 38, 39, 42,
+                             47, 48, 49, 50, 52, 55, 57, 60, 62, 65, 67, 70])
+    n, parents = len(arrays), arrays.parents
     grouping = group_graph(arrays, threshold=0)
     merged = [g for g in grouping.groups if g.kind == "stack" and " → " in g.title]
     assert [g.instances for g in merged] == [2]
@@ -210,6 +201,23 @@ def test_merged_stages_feed_the_rest_from_one_node_a_stage():
             exits = {q for c in range(n) if c not in inside for q in parents[c] if q in inside}
             assert len(exits) == 2 == len(g.children), g.title
     check_grouping(arrays, grouping)
+
+
+def _summed(inner: dict[int, tuple[int, ...]], terms: list[int]) -> GraphArrays:
+    """A graph of constants and the nodes `inner` (node: its operands; one operand a tanh,
+    two a sum), then the sum of `terms` left to right, its output."""
+    inner = dict(inner)
+    first = max(max(inner), *terms) + 1
+    inner[first] = (terms[0], terms[1])
+    for k, term in enumerate(terms[2:]):
+        inner[first + 1 + k] = (first + k, term)
+    n = first + len(terms) - 1
+    parents = [inner.get(i, ()) for i in range(n)]
+    opnames = ["" if not p else ops.TANH.name if len(p) == 1 else ops.ADD.name
+               for p in parents]
+    roles = ["constant" if not p else "intermediate" for p in parents]
+    roles[-1] = "output"
+    return GraphArrays(parents, opnames, [""] * n, roles, n - 1)
 
 
 def _parts(grouping: Grouping) -> set[int]:
@@ -321,19 +329,9 @@ def test_convex_groups_that_feed_each_other_are_not_both_kept():
              39: (38, 31), 40: (39, 0), 41: (40, 0), 42: (41, 0), 47: (0, 0), 48: (47, 0),
              49: (48, 39), 50: (49, 42), 51: (42, 29), 55: (52, 52), 60: (57, 57),
              65: (62, 62), 70: (67, 67)}
-    summed = [1, 2, *range(4, 13), *range(18, 22), 26, 27, 28, *range(32, 36),
-              *range(43, 47), 50, 51, 53, 54, 55, 56, 58, 59, 60, 61, 63, 64, 65, 66, 68,
-              69, 70, 71]
-    inner[72] = tuple(summed[:2])
-    for k, term in enumerate(summed[2:]):
-        inner[73 + k] = (72 + k, term)
-    n = 73 + len(summed) - 2
-    parents = [inner.get(i, ()) for i in range(n)]
-    opnames = ["" if not p else ops.TANH.name if len(p) == 1 else ops.ADD.name
-               for p in parents]
-    roles = ["constant" if not p else "intermediate" for p in parents]
-    roles[-1] = "output"
-    arrays = GraphArrays(parents, opnames, [""] * n, roles, n - 1)
+    arrays = _summed(inner, [1, 2, *range(4, 13), *range(18, 22), 26, 27, 28,
+                             *range(32, 36), *range(43, 47), 50, 51, 53, 54, 55, 56, 58, 59,
+                             60, 61, 63, 64, 65, 66, 68, 69, 70, 71])
     grouping = group_graph(arrays, threshold=0)  # raised "its level has a cycle"
     check_grouping(arrays, grouping)
     for g in [None, *grouping.groups]:
