@@ -142,6 +142,9 @@ def _walk(root, style: str, builder: _Builder, max_nodes: int) -> None:
     if style == "micrograd":
         _walk_micrograd(root, builder, max_nodes)
         return
+    if style == "microgpt" and not builder.overrides and not hasattr(root, "label"):
+        _walk_microgpt(root, builder, max_nodes)
+        return
     where = builder.where
     stack: list = [root]
     expanded: dict[int, list] = {}
@@ -300,6 +303,87 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
             add_instruction(_tuple_new(Instruction, (op, (i, j), 0.0, line, 1)))
             add_value(v)
             continue
+        builder.line = line
+        finish(node, key, parents)
+        line = builder.line
+
+
+def _walk_microgpt(root, builder: _Builder, max_nodes: int) -> None:
+    """`_walk` for microgpt's graphs without labels or names given: its sums and products
+    whose numbers are exactly this engine's (most of a network) made here at once, the
+    rest through the builder, as `_walk_micrograd` does for micrograd's."""
+    where, values, instructions = builder.where, builder.values, builder.instructions
+    labels = builder.labels
+    stack: list = [root]
+    append, pop, add_value, add_instruction = (stack.append, stack.pop, values.append,
+                                               instructions.append)
+    finish = builder.microgpt
+    kind = type(root)
+    count = line = 0
+    on_path: set[int] = set()
+    while stack:
+        item = pop()
+        if type(item) is tuple:
+            node, parents = item
+            key = id(node)
+            on_path.discard(key)
+        else:
+            node = item
+            key = id(node)
+            if key in where:
+                continue
+            parents = getattr(node, "_children", None)
+            if type(parents) is not tuple:
+                parents = tuple(_parents_of(node, "_children", builder, count))
+            if parents:
+                if type(parents[0]) is not kind or len(parents) > 2 or (
+                        len(parents) == 2 and type(parents[1]) is not kind):  # numbers?
+                    parents = tuple(p for p in parents if not isinstance(p, (int, float)))
+                if parents:
+                    append((node, parents))
+                    on_path.add(key)
+                    for p in reversed(parents):
+                        pk = id(p)
+                        if pk in on_path:
+                            raise _cycle(builder, node, p, count)
+                        if pk not in where:
+                            append(p)
+                    continue
+        count += 1
+        if count > max_nodes:
+            raise _too_many(max_nodes)
+        if len(parents) == 2:
+            i, j = where[id(parents[0])], where[id(parents[1])]
+            a, b = values[i], values[j]
+            x, z = a.data, b.data
+            try:  # exactly this engine's sum or product
+                local, y = node._local_grads, node.data
+                g, h = local
+                op = _ADD if g == 1 and h == 1 and y == x + z else \
+                    _MUL if g == z and h == x and y == x * z else None
+            except (TypeError, AttributeError, ValueError):
+                op = None
+            if op is not None:
+                v = _new(Value)
+                if op == _ADD:
+                    v.data = y = x + z
+                    v._ga = v._gb = 1.0
+                else:
+                    v.data = y = x * z
+                    v._ga, v._gb = z, x
+                if not _isfinite(y):
+                    raise GraphImportError(f"{_which(labels.get(key, ''), count - 1)} is "
+                                           f"{y!r}, not a finite number")
+                v.grad = 0.0
+                v._a, v._b = a, b
+                v._op = op
+                v._mark = None
+                v.label = labels.get(key, "")
+                line += 1
+                where[key] = len(values)
+                add_instruction(_tuple_new(Instruction, (op, (i, j), 0.0, line, 1)))
+                add_value(v)
+                continue
         builder.line = line
         finish(node, key, parents)
         line = builder.line

@@ -274,3 +274,22 @@ def test_a_graph_read_from_python_rebuilds_at_other_inputs_as_the_script_compute
              - program.rebuild(w=0.75 - h).output.data) / (2 * h)
     _stepped(program)
     assert program.inputs["w"].grad == pytest.approx(slope, rel=1e-6)
+
+
+def test_microgpts_quick_walk_reads_the_graph_as_the_builder_does():
+    """The walk that makes a microgpt-style graph's sums and products at once gives the
+    program the builder gives node by node (a name given sends the graph through it)."""
+    step = microgpt_step(n_embd=4, block_size=3, tokens=(0, 2, 1))
+    quick = import_graph(step.loss, scope=[{"state_dict": step.state_dict}]).program
+    unused = GptValue(0.5)  # a name given: every node through the builder
+    slow = import_graph(step.loss, scope=[{"state_dict": step.state_dict}],
+                        names={unused: "spare"}).program
+    assert len(quick.values) == len(slow.values) > 1_000
+    assert [tuple(i) for i in quick.instructions] == [tuple(i) for i in slow.instructions]
+    for a, b in zip(quick.values, slow.values):
+        assert (a.data, a._local, a.label) == (b.data, b._local, b.label)
+    a = GptValue(2.0)
+    x = a * a
+    a._children, a._local_grads = (x,), (1.0,)  # looped back
+    with pytest.raises(GraphImportError, match="the graph has a cycle"):
+        import_graph(x)
