@@ -18,6 +18,7 @@ from benchmarks import (
     graph_view,
     grouping,
     gui_gaps,
+    layout_scale,
     peers,
     step_cost,
     tensorflow_load,
@@ -48,6 +49,7 @@ def main() -> None:
         "tensorflow_load": tensorflow_load.longest_gap(1 if quick else 3),
         "engine_check": engine_check.measure(quick),
         "grouping": grouping.measure(quick),
+        "layout_scale": layout_scale.measure(quick),
         "graph_import": graph_import.measure(quick),
         "gui_gaps": gui_gaps.measure(quick),
         "crossings": crossings.measure(quick),
@@ -61,7 +63,8 @@ def main() -> None:
                          ("graph_view", graph_view), ("xor", xor), ("step", step_cost),
                          ("window", window), ("build_gaps", build_gaps),
                          ("tensorflow_load", tensorflow_load), ("engine_check", engine_check),
-                         ("grouping", grouping), ("graph_import", graph_import),
+                         ("grouping", grouping), ("layout_scale", layout_scale),
+                         ("graph_import", graph_import),
                          ("gui_gaps", gui_gaps),
                          ("crossings", crossings)):
         print()

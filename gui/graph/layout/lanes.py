@@ -7,6 +7,7 @@ that end later), so that lanes cross one another as little as they can."""
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 
 from gui.graph.layout.virtual_nodes import LayeredGraph
@@ -71,27 +72,57 @@ def _spans(graph: LayeredGraph, left, right) -> dict[int, tuple[float, float]]:
 
 def _lanes(spans: dict[int, tuple[float, float]], below: set[int]) -> dict[int, int]:
     """Each source's lane on its side: the spans taken by where they end, each given the
-    lane nearest the drawing whose last span ends LANE_ROOM before it begins."""
+    lane nearest the drawing whose last span ends LANE_ROOM before it begins, else a new
+    lane (found in a tree of the lanes' ends: thousands of lanes cost a log each)."""
     lanes: dict[int, int] = {}
+    ordered = sorted(spans.items(), key=lambda item: (item[1][1], item[1][0]))
     for side in (False, True):
-        ends: list[float] = []  # per lane, where its last span ends
-        for s, (a, b) in sorted(spans.items(), key=lambda item: (item[1][1], item[1][0])):
-            if (s in below) != side:
-                continue
-            for k, last in enumerate(ends):
-                if last + LANE_ROOM < a:
-                    lanes[s], ends[k] = k, b
-                    break
-            else:
-                lanes[s] = len(ends)
-                ends.append(b)
+        taken = [(s, span) for s, span in ordered if (s in below) == side]
+        ends = _FirstBelow(len(taken))  # per lane, where its last span ends
+        used = 0
+        for s, (a, b) in taken:
+            k = ends.first_below(a - LANE_ROOM)
+            if k < 0:
+                k, used = used, used + 1
+            lanes[s] = k
+            ends.set(k, b)
     return lanes
+
+
+class _FirstBelow:
+    """Numbers 0..n-1, +inf until set: the first one below a bound, and setting one,
+    each in O(log n) (a tree of minima)."""
+
+    def __init__(self, n: int):
+        size = 1
+        while size < n:
+            size *= 2
+        self.size = size
+        self.low = [math.inf] * (2 * size)
+
+    def set(self, k: int, x: float) -> None:
+        low, i = self.low, k + self.size
+        low[i] = x
+        i //= 2
+        while i:
+            low[i] = min(low[2 * i], low[2 * i + 1])
+            i //= 2
+
+    def first_below(self, bound: float) -> int:
+        """The first k whose number is < bound, or -1."""
+        low, i = self.low, 1
+        if not low[1] < bound:
+            return -1
+        while i < self.size:
+            i = 2 * i if low[2 * i] < bound else 2 * i + 1
+        return i - self.size
 
 
 def _lane_crossings(graph: LayeredGraph, ys, spans, lanes, below, left) -> int:
     """Crossings among the lanes of one side: two rises out of one column whose lanes are
     in the other order than their sources, and a rise or drop that turns through a lane
-    nearer the drawing running there."""
+    nearer the drawing running there. Counted a lane at a time, outwards, against the
+    spans of the lanes inside it (Fenwick trees), in O(n log n)."""
     by_side: dict[bool, list[int]] = {False: [], True: []}
     for s in spans:
         by_side[s in below].append(s)
@@ -100,16 +131,85 @@ def _lane_crossings(graph: LayeredGraph, ys, spans, lanes, below, left) -> int:
         turns[graph.chains[e][0]].append(left[graph.rank[graph.chains[e][1]]])
     count = 0
     for side, sources in by_side.items():
-        for s in sources:
-            a, k, y = spans[s][0], lanes[s], ys[s]
-            for t in sources:
-                if lanes[t] >= k:
-                    continue
-                ta, tb = spans[t]
-                if ta == a:  # rises out of one column: the outer lane's source is outer
-                    count += (ys[t] > y) if side else (ys[t] < y)
-                count += sum(1 for x in turns[s] if ta < x < tb)
+        outwards = sorted(sources, key=lanes.__getitem__)
+        count += _turns_through(outwards, spans, lanes, turns)
+        rising: dict[float, list[int]] = {}
+        for s in outwards:
+            rising.setdefault(spans[s][0], []).append(s)
+        for together in rising.values():
+            if len(together) > 1:
+                count += _rises_crossed(together, lanes, ys, side)
     return count
+
+
+def _runs(outwards: list[int], lanes) -> list[list[int]]:
+    """Sources sorted by lane, cut into runs of one lane."""
+    runs: list[list[int]] = []
+    last = None
+    for s in outwards:
+        if lanes[s] != last:
+            runs.append([])
+            last = lanes[s]
+        runs[-1].append(s)
+    return runs
+
+
+def _turns_through(outwards: list[int], spans, lanes, turns) -> int:
+    """Turns of each lane strictly inside the span of a lane nearer the drawing: the
+    spans begun before the turn less those ended at or before it (every span begins
+    before it ends)."""
+    points = sorted({x for s in outwards for x in (*spans[s], *turns[s])})
+    index = {x: i + 1 for i, x in enumerate(points)}
+    begun, ended = _Counts(len(points)), _Counts(len(points))
+    count = 0
+    for run in _runs(outwards, lanes):
+        for s in run:
+            for x in turns[s]:
+                i = index[x]
+                count += begun.upto(i - 1) - ended.upto(i)
+        for s in run:
+            a, b = spans[s]
+            if a < b:  # an empty span holds no turn
+                begun.add(index[a])
+                ended.add(index[b])
+    return count
+
+
+def _rises_crossed(together: list[int], lanes, ys, side: bool) -> int:
+    """Of sources rising out of one column (sorted by lane), the pairs whose inner lane's
+    source is further out (below the drawing: lower; above: higher)."""
+    heights = sorted({ys[s] for s in together})
+    index = {y: i + 1 for i, y in enumerate(heights)}
+    seen = _Counts(len(heights))
+    count = inner = 0
+    for run in _runs(together, lanes):
+        for s in run:
+            i = index[ys[s]]
+            count += inner - seen.upto(i) if side else seen.upto(i - 1)
+        for s in run:
+            seen.add(index[ys[s]])
+            inner += 1
+    return count
+
+
+class _Counts:
+    """How many of the numbers 1..n added so far are at most i (a Fenwick tree)."""
+
+    def __init__(self, n: int):
+        self.tree = [0] * (n + 1)
+
+    def add(self, i: int) -> None:
+        tree, n = self.tree, len(self.tree)
+        while i < n:
+            tree[i] += 1
+            i += i & -i
+
+    def upto(self, i: int) -> int:
+        tree, total = self.tree, 0
+        while i > 0:
+            total += tree[i]
+            i -= i & -i
+        return total
 
 
 def nested_lane_crossings(graph: LayeredGraph) -> int:
