@@ -17,9 +17,10 @@ a loaded machine the wall gaps grow with the other jobs, the CPU gaps do not).
 
 `--profile` samples the GUI thread's stack from a watchdog thread every 1 ms while a
 gap is open (past 8 ms without a beat; the switch interval set to 1 ms): each gap over
-20 ms is listed with the app's functions it was found in most often; it also times
-every step of every SlicedTask (CPU time, from where it resumed to where it yielded)
-and every move of the stepper (its seek, and the redraw its `moved` signal runs).
+20 ms (of wall or of CPU time) is listed with the app's functions it was found in most
+often; it also times every step of every SlicedTask (CPU time, from where it resumed to
+where it yielded) and every move of the stepper (its seek, and the redraw its `moved`
+signal runs).
 Profiling slows the window down, so the plain run's gaps are the ones to quote.
 
 `python -m benchmarks.gui_gaps [--profile] [--quick] [--json] [mlp | gpt]`
@@ -197,27 +198,27 @@ done = True
 gaps, cpu = [], []
 for (a, ca, pa), (b, cb, pb) in zip(beats, beats[1:]):
     if pa != "debug":
-        gaps.append((b - a, pb, a))
+        gaps.append((b - a, pb, a, cb - ca))
         cpu.append((cb - ca, pb))
 longest, longest_cpu = {{}}, {{}}
-for gap, ph, _ in gaps:
+for gap, ph, _, _ in gaps:
     longest[ph] = max(longest.get(ph, 0.0), gap)
 for gap, ph in cpu:
     longest_cpu[ph] = max(longest_cpu.get(ph, 0.0), gap)
 listed = []
-for gap, ph, a in sorted(gaps, reverse=True):
-    if gap < {reported!r}:
+for gap, ph, a, gap_cpu in sorted(gaps, key=lambda g: -max(g[0], g[3])):
+    if max(gap, gap_cpu) < {reported!r}:
         break
     counts = collections.Counter(f for stack in samples.get(a, ()) for f in dict.fromkeys(
         s.rsplit(":", 1)[0] for s in stack))
     inner = collections.Counter(stack[0] for stack in samples.get(a, ()) if stack)
-    listed.append({{"gap_s": gap, "phase": ph, "samples": len(samples.get(a, ())),
+    listed.append({{"gap_s": gap, "cpu_s": gap_cpu, "phase": ph, "samples": len(samples.get(a, ())),
                    "functions": counts.most_common(8), "innermost": inner.most_common(4)}})
 steps = sorted(([max(v), len(v), a, b] for (a, b), v in slow_steps.items()), reverse=True)
 print(json.dumps({{"graph": {graph!r}, "nodes": len(window.session.program.values),
                   "slow_steps": steps[:30], "moves": sorted(moves, reverse=True)[:8]
                   + sorted(moves, key=lambda m: -m[1])[:8],
-                  "longest_s": max(g for g, _, _ in gaps), "by_phase": longest,
+                  "longest_s": max(g[0] for g in gaps), "by_phase": longest,
                   "longest_cpu_s": max(g for g, _ in cpu), "cpu_by_phase": longest_cpu,
                   "load": os.getloadavg()[0],
                   "openings": openings, "gaps": listed[:25]}}))
@@ -254,8 +255,8 @@ def report(rows: list[dict]) -> str:
                      + " / ".join(f"{s * 1e3:.0f}" for s in opens) + " ms; closings "
                      + " / ".join(f"{s * 1e3:.0f}" for s in closes) + " ms")
         for gap in r["gaps"] if any(g["samples"] for g in r["gaps"]) else ():  # --profile
-            lines.append(f"    {gap['gap_s'] * 1e3:5.1f} ms in {gap['phase']:<8} "
-                         f"({gap['samples']} samples)")
+            lines.append(f"    {gap['gap_s'] * 1e3:5.1f} ms ({gap['cpu_s'] * 1e3:.1f} ms of CPU) "
+                         f"in {gap['phase']:<8} ({gap['samples']} samples)")
             for name, n in gap["functions"]:
                 lines.append(f"        {n:>3} {name}")
             for name, n in gap["innermost"]:
