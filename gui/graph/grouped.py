@@ -25,7 +25,8 @@ from gui.graph.quotients import Buckets, changed_quotient_steps
 
 STEPS_PER_SLICE = 5_000
 RULES_PER_SLICE = 1_000  # a backward step's contributions cost a few µs each
-KEPT = 8  # the quotients (and drawings) of the last few sets of open groups are kept
+KEPT = 12  # the quotients (and drawings) of the last few sets of open groups are kept
+# (a picture, the PREPARED openings of it, and those of the one opened from it)
 
 
 def renumbered(arrays: GraphArrays, grouping: Grouping) -> tuple[GraphArrays, Grouping]:

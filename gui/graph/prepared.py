@@ -32,7 +32,7 @@ INLINE_LAYOUT = 800
 # an order, see layout/reuse.py), while the layout's child is not ready: up to this size
 INLINE_RELAYOUT = 1_000
 EDGE_BUDGET = 1_500  # more edges than this in a grouped picture close its parameters' groups
-PREPARED = 3  # the biggest groups of a picture made ready to open while the window is idle
+PREPARED = 4  # the biggest groups of a picture made ready to open while the window is idle
 SLICE_S = 0.008  # the preparer's slices of the window's thread
 SENDS_PER_STEP = 2_000  # operands summed between two yields
 

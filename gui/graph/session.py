@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from types import MappingProxyType
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Signal
@@ -15,6 +15,29 @@ from engine.core.value import Value
 
 RESTEP_AT = 5_000  # a program with more nodes gets a new engine's stepper in slices
 WALK_PIECE = 8_000  # a paced walk's backward steps between two looks at the event loop
+
+
+def roles_steps(program: Program, every: int = 5_000) -> Generator[None, None,
+                                                                    MappingProxyType]:
+    """`Session.roles()` of `program`, made `every` values at a time (yielding between
+    slices): returns the read-only mapping."""
+    roles = {}
+    values = program.values
+    for a in range(0, len(values), every):
+        roles.update((v, "constant") for v in values[a:a + every] if not v._prev)
+        yield
+    roles.update((v, "input") for v in program.inputs.values())
+    roles[program.output] = "output"
+    return MappingProxyType(roles)
+
+
+def _returned(steps: Generator):
+    """What the generator `steps` returns, its remaining steps taken at once."""
+    try:
+        while True:
+            next(steps)
+    except StopIteration as stop:
+        return stop.value
 
 
 class Session(QObject):
@@ -68,15 +91,20 @@ class Session(QObject):
         if not self.engine.can_step(program):
             self.engine = CORRECT
 
-    def load_prepared(self, program: Program, stepper: Stepper, source_name: str = "") -> None:
+    def load_prepared(self, program: Program, stepper: Stepper, source_name: str = "",
+                      roles: MappingProxyType | None = None) -> None:
         """Load `program` with a stepper made elsewhere (e.g. a slice at a time); one
-        made for another engine than the session's is made again here."""
+        made for another engine than the session's is made again here. `roles`: its
+        `roles()`, if made elsewhere (`roles_steps`)."""
         self._leave_recorded(program)
         if stepper.output is not program.output or stepper.engine is not self.engine:
             stepper = Stepper(program.output, self.engine)
         old = [o for o in (self.stepper, self.program) if o is not stepper and o is not program]
         self.program = program
-        self._roles = None  # made again when first asked for
+        if roles is not None:
+            self._roles = (program, roles)
+        elif self._roles is not None and self._roles[0] is not program:
+            self._roles = None  # made again when first asked for
         self.stepper = stepper
         self.source_name = source_name
         self.generation += 1
@@ -115,10 +143,7 @@ class Session(QObject):
         """
         program = self.program
         if self._roles is None or self._roles[0] is not program:
-            roles = {v: "constant" for v in program.values if not v.parents}
-            roles.update({v: "input" for v in program.inputs.values()})
-            roles[program.output] = "output"
-            self._roles = (program, MappingProxyType(roles))
+            self._roles = (program, _returned(roles_steps(program, len(program.values) or 1)))
         return self._roles[1]
 
     def role_of(self, node: Value) -> str:

@@ -57,11 +57,11 @@ def grouped_steps(output, nodes: list, answer: dict, role_of) -> Generator[None,
     (order,), (packed,), (expanded,), (flat, ends) = (
         answer[k] for k in GROUPING_RECORDS)
     grouping = yield from unpack_grouping_steps(packed)
-    new_nodes = list(map(nodes.__getitem__, order))
     n = len(order)
-    parents, ops, labels, roles = [], [], [], []
+    new_nodes, parents, ops, labels, roles = [], [], [], [], []
     for a in range(0, n, NODES_PER_SLICE):
-        part = new_nodes[a:a + NODES_PER_SLICE]
+        part = list(map(nodes.__getitem__, order[a:a + NODES_PER_SLICE]))
+        new_nodes += part
         parents.extend(unpack_parents(flat, ends, a, a + len(part)))
         ops.extend(v._op for v in part)
         labels.extend(v.label for v in part)

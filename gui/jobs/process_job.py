@@ -118,7 +118,9 @@ class ProcessJob:
         elif kind == "error" and len(message) == 2 and isinstance(message[1], str):
             self.error = message[1]
         elif kind == "end" and len(message) == 1:
-            self._end()
+            # never waited for here: a child that has said its last word may take a tenth
+            # of a second to exit (its heap let go of); the next is_alive() reaps it
+            self._end(reap_s=0.0)
         else:
             raise boundary.ProtocolError(f"a message of the wrong shape ({kind[:40]!r})")
 

@@ -16,8 +16,9 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from engine import ExpressionError, Program
 from engine.core.engines import Engine
-from engine.core.stepping import Stepper
+from engine.core.stepping import Stepper, gradient_error
 from engine.language.program import Instruction, values_in_slices
+from gui.graph.session import roles_steps
 from gui.jobs.group_child import GROUP_FROM, pack_arrays_steps
 from gui.jobs.grouping_job import Grouped, grouped_steps, grouping_answer, grouping_worker
 from gui.jobs.parse_child import parse_pieces
@@ -29,12 +30,33 @@ SLICE_S = 0.012              # work per tick: the window draws in between
 POLL_MS = 20                 # while the child parses, look for its records this often
 READ_BUDGET_S = 0.010        # unpickling its pieces takes at most this long per look
 NODES_PER_SLICE = 2_000
+STEPPER_SLICE = 1_000        # the stepper's nodes per step (2,000 took 15-18 ms)
 
 
 def _role(value, inputs: set) -> str:
     if value._prev:
         return "intermediate"
     return "input" if value in inputs else "constant"
+
+
+def _told(steps: Generator, text: str) -> Generator[str, None, object]:
+    """`steps` yielding `text` after each of its steps; returns what `steps` returns."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+        yield text
+
+
+def _gradient_error_steps(program: Program, steps: list, every: int = NODES_PER_SLICE):
+    """`gradient_error(program, steps)`, `every` steps at a time (yielding between)."""
+    for a in range(0, len(steps), every):
+        error = gradient_error(program, steps[a:a + every])
+        if error is not None:
+            return error
+        yield
+    return None
 
 
 class ProgramBuild(QObject):
@@ -61,6 +83,7 @@ class ProgramBuild(QObject):
         # screen at first (None from it: not grouped)
         self.budget: Callable[[], int | None] | None = None
         self.grouped: Grouped | None = None  # the last build's grouping, if grouped
+        self._roles: tuple | None = None  # (program, Session.roles of it) of the last build
 
     @property
     def running(self) -> bool:
@@ -120,20 +143,23 @@ class ProgramBuild(QObject):
         """`_stepper_stages` after grouping the graph in a child; if the child fails, the
         stepper walks `forward_steps` and the graph is drawn as the window decides."""
         inputs = set(program.inputs.values())
-        roles = {v: _role(v, inputs) for v in forward_steps}
+        text = f"Grouping {len(forward_steps):,} nodes…"
+        roles = {}
+        for a in range(0, len(forward_steps), NODES_PER_SLICE):
+            roles.update((v, _role(v, inputs)) for v in forward_steps[a:a + NODES_PER_SLICE])
+            yield text
         roles[program.output] = "output"
-        packed = yield from pack_arrays_steps(forward_steps, roles)
+        packed = yield from _told(pack_arrays_steps(forward_steps, roles), text)
         worker = self._worker = grouping_worker(self, packed, budget)
         worker.yielded.connect(self._on_record)
         worker.finished.connect(self._on_parser_finished)
         worker.start()
         # if the child fails, the graph is drawn as the window can
-        answer = yield from grouping_answer(worker, self._records,
-                                            f"Grouping {len(forward_steps):,} nodes…")
+        answer = yield from grouping_answer(worker, self._records, text)
         reference = None
         if answer is not None:
-            self.grouped = yield from grouped_steps(program.output, forward_steps, answer,
-                                                    roles.__getitem__)
+            self.grouped = yield from _told(grouped_steps(program.output, forward_steps,
+                                                          answer, roles.__getitem__), text)
             self.grouped.reference = reference = forward_steps
             forward_steps = self.grouped.nodes
         return (yield from self._stepper_stages(program, f"{len(forward_steps):,} nodes",
@@ -248,16 +274,33 @@ class ProgramBuild(QObject):
         """The stepper of `program` made in slices, walking `forward_steps` (None: its
         topological order); `reference`: topological_order's, when `forward_steps` is
         another (a grouping's), which the gradients' sums keep to, to the bit. Returns
-        (program, stepper)."""
+        (program, stepper). A new program's gradients are checked (ExpressionError for
+        one that overflows, as the command line refuses it) and its roles made, in
+        slices too (`take_roles`)."""
         of = f" of {what}" if what else ""
         yield f"Preparing the steps{of}…"
         # an order given with no reference is topological_order's (the parse child's, a
         # stepper's): the reference too, so that the stepper need not walk the graph
-        slices = Stepper.in_slices(program.output, self._engine(), NODES_PER_SLICE,
+        slices = Stepper.in_slices(program.output, self._engine(), STEPPER_SLICE,
                                    forward_steps, reference or forward_steps)
         while True:
             try:
                 done, total = next(slices)
             except StopIteration as stop:
-                return program, stop.value
+                stepper = stop.value
+                break
             yield f"Preparing the steps{of}: {100 * done // max(total, 1)}%…"
+        if not self.restepping:
+            text = f"Preparing the steps{of}: 100%…"
+            error = yield from _told(_gradient_error_steps(program, stepper.backward_steps),
+                                     text)
+            if error is not None:
+                raise error
+            self._roles = (program, (yield from _told(roles_steps(program), text)))
+        return program, stepper
+
+    def take_roles(self, program: Program):
+        """Session.roles of `program` if the last build made them (a read-only mapping),
+        else None; let go of here (the program is not kept alive by the build)."""
+        roles, self._roles = self._roles, None
+        return roles[1] if roles is not None and roles[0] is program else None

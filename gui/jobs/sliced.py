@@ -1,10 +1,11 @@
 """Work on the window's thread, a slice at a time, with the window drawing in between.
 
 A `SlicedTask` runs a generator on a zero-interval timer: each tick it takes steps until
-its time budget is spent, so that no tick holds the window for long. Every value the
-generator yields is a step done (the last of a slice is sent as `progress`); `WAIT`
-means "nothing to do until something happens" (a child's next piece): the task sleeps
-until `wake()`. What the generator returns comes with `finished`.
+its time budget is spent (or one more step as long as the last would overrun it by half),
+so that no tick holds the window for long. Every value the generator yields is a step
+done (the last of a slice is sent as `progress`); `WAIT` means "nothing to do until
+something happens" (a child's next piece): the task sleeps until `wake()`. What the
+generator returns comes with `finished`.
 
 While any task runs, the garbage collector is paused (engine._gc: one pause, held once
 per running task, frozen and unfrozen in pairs): what a task makes mostly lives on (a
@@ -101,11 +102,15 @@ class SlicedTask(QObject):
             self._in_run = False
 
     def _take(self, budget_s: float | None) -> None:
-        deadline = None if budget_s is None else time.perf_counter() + budget_s
+        before = time.perf_counter()
+        deadline = None if budget_s is None else before + budget_s
+        overrun = deadline if budget_s is None else deadline + budget_s / 2
         last = WAIT
         try:
             while True:
                 value = next(self._steps)
+                now = time.perf_counter()
+                took, before = now - before, now
                 if value is WAIT:
                     if budget_s is None and time.monotonic() < self._wait_until:
                         # run_to_end: let what it waits for come
@@ -118,7 +123,9 @@ class SlicedTask(QObject):
                     self._timer.stop()
                     break
                 last = value
-                if deadline is not None and time.perf_counter() >= deadline:
+                # or a step like the last one would overrun the budget by half: the
+                # window's turn first (a slice lasts about its budget, not that and a step)
+                if deadline is not None and (now >= deadline or now + took >= overrun):
                     break
         except StopIteration as done:
             # the slots run with the pause still held: what they start (a drawing after

@@ -337,10 +337,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             self.session.load_prepared(program, stepper, self.session.source_name)
             self.graph_tab.focus_graph()
             return
-        error = gradient_error(program, stepper.backward_steps)
-        if error is not None:  # refused as the command line refuses it
-            self._on_build_failed(error)
-            return
+        # its gradients were checked by the build (an overflow is refused as the command
+        # line refuses it: `failed`), and its roles made, in slices
         self.graph_tab.set_building(False)
         self._graph_opening = None  # opened: its title and note stay
         if self._opening is not None:
@@ -351,7 +349,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         if self.program_build.grouped is not None:  # grouped by the parser's child
             self.graph_tab.expansion.give(self.program_build.grouped)
             self.program_build.grouped = None
-        self.session.load_prepared(program, stepper)
+        self.session.load_prepared(program, stepper,
+                                   roles=self.program_build.take_roles(program))
         self.graph_tab.focus_graph()
 
     @Slot(object)

@@ -125,9 +125,11 @@ def test_the_tensorflow_check_reads_a_graph_read_from_python_by_its_names(qtbot)
     window.close()
 
 
-def test_the_window_keeps_beating_while_micrograds_demo_opens_and_steps(qtbot):
+def test_the_window_keeps_beating_while_micrograds_demo_opens_expands_and_steps(qtbot):
     """A heartbeat test: micrograd's 65,818-node demo read from Python. The graph is read
-    before the window exists; from then on the window never stops drawing for long."""
+    before the window exists; from then on (built, grouped, drawn, the biggest groups'
+    openings prepared, the biggest opened, stepped at the level shown, closed) the window
+    never stops drawing for long."""
     import time
 
     from PySide6.QtCore import Qt
@@ -145,15 +147,24 @@ def test_the_window_keeps_beating_while_micrograds_demo_opens_and_steps(qtbot):
     tab = window.graph_tab
     qtbot.waitUntil(lambda: not window.building and not tab.laying_out
                     and tab.scene.shown is not None, timeout=180_000)
+    assert len(window.session.program.values) == 65_818
+    qtbot.waitUntil(lambda: not tab.expansion.preparer.running, timeout=60_000)
+    shown = tab.scene.shown
+    biggest = max(tab.scene.group_items, key=lambda g: shown.groups[g].members)
+    tab.view.double_clicked.emit(tab.scene.group_items[biggest])
+    qtbot.waitUntil(lambda: biggest not in tab.scene.group_items and not tab.laying_out,
+                    timeout=60_000)
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right):
+        qtbot.keyClick(tab.view, key)
+    opened = tab.scene
+    tab.expansion.collapse(biggest)
+    qtbot.waitUntil(lambda: tab.scene is not opened and not tab.laying_out, timeout=60_000)
+    assert biggest in tab.scene.group_items
+    qtbot.keyClick(tab.view, Qt.Key.Key_End)
     end = time.perf_counter()
     heart.painted(qtbot, end)
-    assert heart.longest_gap(start, end) < 0.5
-    assert len(window.session.program.values) == 65_818
-    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_End):
-        t = time.perf_counter()
-        qtbot.keyClick(window.graph_tab.view, key)
-        assert time.perf_counter() - t < 0.5
     heart.timer.stop()
+    assert heart.longest_gap(start, end) < 0.5
     assert window.session.at_end
     loss.backward()
     w = model.layers[1].neurons[7].w[12]

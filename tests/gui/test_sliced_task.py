@@ -72,6 +72,28 @@ def test_steps_come_a_budget_at_a_time_then_the_result(qtbot, monkeypatch):
     assert not task.running
 
 
+def test_a_slice_ends_before_a_step_like_its_last_would_overrun_the_budget_by_half(
+        qtbot, monkeypatch):
+    clock = _Clock()
+    monkeypatch.setattr(sliced_module, "time", clock)
+    took = [0.008, 0.008, 0.002, 0.002, 0.002, 0.002, 0.002, 0.002, 0.008]
+
+    def steps():
+        for k, step_s in enumerate(took):
+            clock.sleep(step_s)
+            yield k
+        return "done"
+
+    task = SlicedTask(steps(), budget_s=0.010)
+    seen = _events(task)
+    with qtbot.waitSignal(task.finished, timeout=10_000):
+        task.start()
+    # 8 ms, and 8 more would end 6 ms past the budget: one step a slice (not 16 ms);
+    # steps of 2 ms go on until the budget is spent, whatever the next one costs
+    assert seen == [("progress", 0), ("progress", 1), ("progress", 6), ("progress", 8),
+                    ("finished", "done")]
+
+
 def test_the_collector_is_paused_and_frozen_only_while_a_task_runs(qtbot):
     log = []
     assert _collector_at_rest()
