@@ -1,12 +1,14 @@
 """Tabs made the first time they are shown: a light placeholder holds a tab's place in
 the QTabWidget until then, so the window paints without importing what those tabs need
-(pyqtgraph, numpy)."""
+(pyqtgraph, numpy). A tab's heavier pieces are then made over a few turns of the event
+loop (Filling), so that opening it does not hold the window either."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 
@@ -54,3 +56,51 @@ class LazyTabs(QObject):
         for title, placeholder in list(self._placeholders.items()):
             if self.tabs.indexOf(placeholder) == index:
                 self.tab(title)
+
+
+FILL_SLICE_S = 0.010  # a fill's pieces taken in one turn of the event loop, at most this long
+
+
+class Filling(QObject):
+    """A tab's heavier pieces (its plots, its tables) made one or a few per turn of the
+    event loop, from the generator `steps` (each `yield` a piece done), so that opening
+    the tab never holds the window for all of them at once: the tab's frame shows first
+    and fills in over the next turns. `done` is sent once, when the last piece is in;
+    `finish()` makes what is left at once (for whoever needs the whole tab now)."""
+
+    done = Signal()
+
+    def __init__(self, steps, parent: QObject):
+        super().__init__(parent)
+        self._steps = steps
+        self.running = True
+        self._taking = False  # a piece is being made: finish() from inside it waits
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._on_turn)
+        self._timer.start()
+
+    @Slot()
+    def _on_turn(self) -> None:
+        self._take(time.perf_counter() + FILL_SLICE_S)
+
+    def finish(self) -> None:
+        self._take(None)
+
+    def _take(self, deadline: float | None) -> None:
+        if self._taking:
+            return
+        self._taking = True
+        try:
+            while self.running:
+                try:
+                    next(self._steps)
+                except StopIteration:
+                    self.running = False
+                    self._timer.stop()
+                    break
+                if deadline is not None and time.perf_counter() > deadline:
+                    return
+        finally:
+            self._taking = False
+        self.done.emit()

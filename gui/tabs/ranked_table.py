@@ -13,6 +13,9 @@ from gui.palette import colour
 
 SORT_ROLE = Qt.ItemDataRole.UserRole
 BAR_ROLE = Qt.ItemDataRole.UserRole + 1  # the bar's length, 0..1, or None for no bar
+DISPLAY, TOOLTIP = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole
+BACKGROUND, ALIGNMENT = Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.TextAlignmentRole
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _ROOT = QModelIndex()
 WRONG_BACKGROUND = colour("wrong_row")  # the theme's (gui/palette.py), changed in place
 
@@ -35,6 +38,7 @@ class RankedModel(QAbstractTableModel):
         self.columns = columns
         self.rows: list = []
         self._ranges: list[tuple[float, float] | None] = []
+        self._cells: list[list[dict | None]] = []  # per row, per column: role -> answer
 
     def set_rows(self, rows: list) -> None:
         """Show `rows`. Returns nothing; rows of the same count are updated in place
@@ -44,6 +48,7 @@ class RankedModel(QAbstractTableModel):
             self.beginResetModel()
         self.rows = list(rows)
         self._ranges = [self._range(c) for c in self.columns]
+        self._cells = [[None] * len(self.columns) for _ in self.rows]
         if same_shape:
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(len(self.rows) - 1, len(self.columns) - 1))
@@ -69,39 +74,45 @@ class RankedModel(QAbstractTableModel):
     def columnCount(self, parent=_ROOT) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section, orientation, role=DISPLAY):
         if orientation == Qt.Orientation.Horizontal:
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == DISPLAY:
                 return self.columns[section].header
-            if role == Qt.ItemDataRole.ToolTipRole:
+            if role == TOOLTIP:
                 return self.columns[section].tip or None
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex, role=DISPLAY):
+        # a view asks each cell for a dozen roles each time it sizes a column or a row:
+        # what a cell shows is worked out once per cell (`_cells`), then only looked up
         if not index.isValid():
             return None
-        column = self.columns[index.column()]
-        value = column.read(self.rows[index.row()])
-        if role == Qt.ItemDataRole.DisplayRole:
-            return column.fmt(value)
-        if role == SORT_ROLE:
-            return value if value is not None else float("-inf")
-        if role == Qt.ItemDataRole.BackgroundRole and column.wrong is not None \
-                and column.wrong(self.rows[index.row()]):
-            return WRONG_BACKGROUND
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == BAR_ROLE:
-            scaled, span = self._scaled(column, value), self._ranges[index.column()]
-            if scaled is None or span is None:
-                return None
+        row, column = index.row(), index.column()
+        cells = self._cells[row]
+        cell = cells[column]
+        if cell is None:
+            cell = cells[column] = self._cell(self.rows[row], column)
+        return cell.get(role)
+
+    def _cell(self, record, c: int) -> dict:
+        """Every role the cell in column `c` of `record` answers, and its answer."""
+        column = self.columns[c]
+        value = column.read(record)
+        cell = {DISPLAY: column.fmt(value),
+                SORT_ROLE: value if value is not None else float("-inf")}
+        if column.wrong is not None and column.wrong(record):
+            cell[BACKGROUND] = WRONG_BACKGROUND
+        if isinstance(value, (int, float)):
+            cell[ALIGNMENT] = RIGHT
+        scaled, span = self._scaled(column, value), self._ranges[c]
+        if scaled is not None and span is not None:
             lo, hi = span
-            if hi == lo:
-                return None  # every row alike: a bar would say nothing
-            if column.log:  # a decade of room below the smallest, so it still shows
-                lo -= 1.0
-            return None if hi == lo else (scaled - lo) / (hi - lo)
-        return None
+            if hi != lo:  # every row alike: a bar would say nothing
+                if column.log:  # a decade of room below the smallest, so it still shows
+                    lo -= 1.0
+                if hi != lo:
+                    cell[BAR_ROLE] = (scaled - lo) / (hi - lo)
+        return cell
 
 
 class BarDelegate(QStyledItemDelegate):
