@@ -118,7 +118,9 @@ class ProcessJob:
         elif kind == "error" and len(message) == 2 and isinstance(message[1], str):
             self.error = message[1]
         elif kind == "end" and len(message) == 1:
-            self._end()
+            # not waited for: a child's exit can take 0.2 s on a busy machine (it held the
+            # window that long); the next is_alive() or active_children() reaps it
+            self._end(reap_s=0.0)
         else:
             raise boundary.ProtocolError(f"a message of the wrong shape ({kind[:40]!r})")
 

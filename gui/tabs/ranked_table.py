@@ -152,6 +152,7 @@ class RankedTable(QTableView):
                  whole: bool = False):
         super().__init__(parent)
         self.wrap, self.whole = wrap, whole  # whole: never narrower than its columns
+        self._widths: tuple[int, int] | None = None  # the wrapped column's on one, two lines
         self.source = RankedModel(columns, self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.source)
@@ -172,9 +173,10 @@ class RankedTable(QTableView):
     def set_rows(self, rows: list) -> None:
         count = self.source.rowCount()
         self.source.set_rows(rows)
+        self._widths = None
         if self.wrap is not None:
-            self._narrow(self.wrap)
-        if len(rows) != count:
+            self._narrow(self.wrap, fit=len(rows) != count)
+        elif len(rows) != count:
             self.resizeRowsToContents()
         if self.whole:
             self.setMinimumWidth(self.columns_width())
@@ -198,24 +200,30 @@ class RankedTable(QTableView):
         if self.wrap is not None:
             self._narrow(self.wrap)
 
-    def _narrow(self, column: int) -> None:
+    def _narrow(self, column: int, fit: bool = False) -> None:
         """`column` on one line where the table has the room, else on two at most, as
-        narrow as that allows."""
+        narrow as that allows; with `fit` (new rows), the rows' heights fitted anyway."""
         self.setWordWrap(True)
         header = self.horizontalHeader()
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-        texts, metrics = self.column_texts(column), self.fontMetrics()
-        # the cell's padding each side, as the delegate lays it out
-        pad = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1) + 4
-        head = header.fontMetrics().horizontalAdvance(str(self.source.columns[column].header))
-        least = head + 2 * pad + 12  # and the sort arrow
-        one_line = max([metrics.horizontalAdvance(t) for t in texts] + [0]) + pad
+        if self._widths is None:  # from the font's metrics, once per set of rows
+            texts, metrics = self.column_texts(column), self.fontMetrics()
+            # the cell's padding each side, as the delegate lays it out
+            pad = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin)
+                       + 1) + 4
+            head = header.fontMetrics().horizontalAdvance(
+                str(self.source.columns[column].header))
+            least = head + 2 * pad + 12  # and the sort arrow
+            one_line = max([metrics.horizontalAdvance(t) for t in texts] + [0]) + pad
+            self._widths = (max(one_line, least),
+                            max(two_line_width(texts, metrics) + pad, least))
+        one_line, two_lines = self._widths
         others = sum(header.sectionSizeHint(c) for c in range(header.count()) if c != column)
-        if others + one_line > self.viewport().width():
-            one_line = two_line_width(texts, metrics) + pad
-        width = max(one_line, least)
+        width = two_lines if others + one_line > self.viewport().width() else one_line
         if width != header.sectionSize(column):
             header.resizeSection(column, width)
+            fit = True
+        if fit:
             self.resizeRowsToContents()
 
     def column_texts(self, column: int) -> list[str]:

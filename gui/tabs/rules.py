@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
@@ -30,7 +30,7 @@ from gui.jobs.tensorflow_checker import MAX_NODES as TF_NODES
 from gui.palette import hex_of
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
-from gui.tabs.widgets import ProgramTab, WrappedLabel, scrolled
+from gui.tabs.widgets import ProgramTab, WrappedLabel, put, scrolled
 
 MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 
@@ -123,7 +123,7 @@ class RulesTab(ProgramTab):
         """The plots and tables, one a turn, in the order they show."""
         # 18 rows and more, each name readable, under a title of up to two lines
         self.rule_plot = plots.plot_widget(self, minimum_height=340)
-        _put(self._left, self._rule_plot_place, self.rule_plot)
+        put(self._left, self._rule_plot_place, self.rule_plot)
         yield
         plots.rule_bars(self.rule_plot.getPlotItem(), self.rows)
         yield
@@ -140,10 +140,10 @@ class RulesTab(ProgramTab):
         ], self, wrap=0, whole=True)
         self.rule_table.setObjectName("rule_table")
         self.rule_table.set_rows(self.rows)
-        _put(self._left, self._rule_table_place, self.rule_table)
+        put(self._left, self._rule_table_place, self.rule_table)
         yield
         self.step_plot = plots.plot_widget(self, minimum_height=190)
-        _put(self._lesson, self._step_plot_place, self.step_plot)
+        put(self._lesson, self._step_plot_place, self.step_plot)
         yield
         self.tf_table = RankedTable([
             Column("input", lambda r: r.name),
@@ -152,13 +152,17 @@ class RulesTab(ProgramTab):
             Column("|difference|", lambda r: r.difference, sci, log=True),
         ], self, whole=True)
         self.tf_table.setObjectName("tf_table")
-        _put(self._tf, self._tf_table_place, self.tf_table)
+        put(self._tf, self._tf_table_place, self.tf_table)
         self.checker.changed.connect(self._show_tensorflow)
         self._show_tensorflow()
         yield
 
     def filled(self) -> None:
-        super().filled()
+        super().filled()  # the lesson drawn; TensorFlow's child started a turn later
+        QTimer.singleShot(0, self._first_check)
+
+    @Slot()
+    def _first_check(self) -> None:
         if self.isVisible() and self.checker.state == IDLE:
             self.request_check()  # the first time TensorFlow is needed
 
@@ -272,12 +276,6 @@ class RulesTab(ProgramTab):
             "The lesson's own snippet on this neuron (TensorFlow's default float32): "
             f"dL/dw1 = {g['w1']:.8f}, dL/dw2 = {g['w2']:.8f}, dL/db = {g['b']:.8f}.")
         self.float32.show()
-
-
-def _put(box: QVBoxLayout, place: QWidget, widget: QWidget) -> None:
-    """`widget` where `place` held its room in `box` (its stretch kept)."""
-    box.replaceWidget(place, widget)
-    place.deleteLater()
 
 
 def _gradients(program) -> dict[str, float]:

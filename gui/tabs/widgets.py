@@ -41,6 +41,12 @@ class WrappedLabel(QLabel):
         self.setMinimumHeight(height if height != old else old)
 
 
+def put(box, place: QWidget, widget: QWidget) -> None:
+    """`widget` where `place` held its room in the layout `box` (its stretch kept)."""
+    box.replaceWidget(place, widget)
+    place.deleteLater()
+
+
 def scrolled(widget: QWidget, parent: QWidget) -> QScrollArea:
     """`widget` in a frameless scroll area: in a window smaller than the widget can be
     laid out in, the tab scrolls instead of cutting its text or widening the window."""
