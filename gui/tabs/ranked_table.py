@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QRectF,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
 
@@ -199,6 +206,11 @@ class RankedTable(QTableView):
         super().resizeEvent(event)
         if self.wrap is not None:
             self._narrow(self.wrap)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._widths = None  # measured again in the new font
 
     def _narrow(self, column: int, fit: bool = False) -> None:
         """`column` on one line where the table has the room, else on two at most, as
