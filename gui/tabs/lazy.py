@@ -57,11 +57,9 @@ class LazyTabs(QObject):
                 self.tab(title)
 
 
-
-
 class Filling(QObject):
-    """A tab's heavier pieces (its plots, its tables) made one or a few per turn of the
-    event loop, from the generator `steps` (each `yield` a piece done), so that opening
+    """A tab's heavier pieces (its plots, its tables) made one per turn of the event
+    loop, from the generator `steps` (each `yield` a piece done), so that opening
     the tab never holds the window for all of them at once: the tab's frame shows first
     and fills in over the next turns. `done` is sent once, when the last piece is in;
     `finish()` makes what is left at once (for whoever needs the whole tab now)."""
@@ -86,7 +84,7 @@ class Filling(QObject):
         self._take(one=False)
 
     def _take(self, one: bool) -> None:
-        if self._taking:
+        if self._taking or not self.running:
             return
         self._taking = True
         try:

@@ -170,3 +170,6 @@ def test_a_tab_asked_for_by_name_is_whole(window, no_tensorflow):
     tab = window.modes_tab  # not shown: made and filled at once
     assert not tab.filling.running
     assert tab.passes.model().rowCount() > 0 and tab.timing_plot is not None
+    again = []
+    tab.filling.done.connect(lambda: again.append(True))
+    assert window.modes_tab is tab and again == []  # its end is told once
