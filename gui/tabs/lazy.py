@@ -1,12 +1,13 @@
 """Tabs made the first time they are shown: a light placeholder holds a tab's place in
 the QTabWidget until then, so the window paints without importing what those tabs need
-(pyqtgraph, numpy)."""
+(pyqtgraph, numpy). A tab's heavier pieces are then made over a few turns of the event
+loop (Filling), so that opening it does not hold the window either."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 
@@ -54,3 +55,48 @@ class LazyTabs(QObject):
         for title, placeholder in list(self._placeholders.items()):
             if self.tabs.indexOf(placeholder) == index:
                 self.tab(title)
+
+
+class Filling(QObject):
+    """A tab's heavier pieces (its plots, its tables) made one per turn of the event
+    loop, from the generator `steps` (each `yield` a piece done), so that opening
+    the tab never holds the window for all of them at once: the tab's frame shows first
+    and fills in over the next turns. `done` is sent once, when the last piece is in;
+    `finish()` makes what is left at once (for whoever needs the whole tab now)."""
+
+    done = Signal()
+
+    def __init__(self, steps, parent: QObject):
+        super().__init__(parent)
+        self._steps = steps
+        self.running = True
+        self._taking = False  # a piece is being made: finish() from inside it waits
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._on_turn)
+        self._timer.start()
+
+    @Slot()
+    def _on_turn(self) -> None:
+        self._take(one=True)  # each piece takes 10-40 ms: one a turn, the window paints
+
+    def finish(self) -> None:
+        self._take(one=False)
+
+    def _take(self, one: bool) -> None:
+        if self._taking or not self.running:
+            return
+        self._taking = True
+        try:
+            while self.running:
+                try:
+                    next(self._steps)
+                except StopIteration:
+                    self.running = False
+                    self._timer.stop()
+                    break
+                if one:
+                    return
+        finally:
+            self._taking = False
+        self.done.emit()

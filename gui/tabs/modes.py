@@ -25,8 +25,9 @@ from engine.lesson.modes import (
 from engine.numbers import count, scientific
 from gui.jobs.worker import ProcessWorker
 from gui.tabs import plots
+from gui.tabs.lazy import Filling
 from gui.tabs.ranked_table import Column, RankedTable
-from gui.tabs.widgets import group_box
+from gui.tabs.widgets import group_box, put
 
 INTRO = ("The function is the lesson's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
          "differentiated with respect to its N weights. Reverse mode builds the graph once and "
@@ -63,43 +64,28 @@ class ModesTab(QWidget):
         top.addWidget(self.bar, 1)
         top.addWidget(self.state, 2)
 
-        self.timing_plot = plots.plot_widget(self)
-        self.ratio_plot = plots.plot_widget(self)
-        plots.modes_timing(self.timing_plot.getPlotItem(), [])
-        plots.modes_ratio(self.ratio_plot.getPlotItem(), [])
+        self._timing_place, self._ratio_place = QWidget(self), QWidget(self)
+        self._table_place, self._passes_place = QWidget(self), QWidget(self)
         charts = QSplitter(Qt.Orientation.Horizontal, self)
-        charts.addWidget(group_box("Milliseconds per full gradient (log-log)",
-                                   self.timing_plot, self))
-        charts.addWidget(group_box("Cost ratio: forward mode ÷ reverse mode",
-                                   self.ratio_plot, self))
+        self._timing_group = group_box("Milliseconds per full gradient (log-log)",
+                                       self._timing_place, self)
+        self._ratio_group = group_box("Cost ratio: forward mode ÷ reverse mode",
+                                      self._ratio_place, self)
+        charts.addWidget(self._timing_group)
+        charts.addWidget(self._ratio_group)
 
-        self.table = RankedTable([
-            Column("parameters", lambda r: r.n, lambda n: f"{n:,}"),
-            Column("forward ms", lambda r: r.forward_ms, lambda x: f"{x:.3f}", log=True),
-            Column("reverse ms", lambda r: r.reverse_ms, lambda x: f"{x:.3f}", log=True),
-            Column("ratio", lambda r: r.ratio, lambda x: f"{x:.1f}×"),
-            Column("max |forward − reverse|", lambda r: r.max_difference,
-                   scientific, log=True),
-        ], self)
-        self.table.setObjectName("modes_table")
         self.agreement = QLabel(self)
         self.agreement.setWordWrap(True)
-        self.passes = RankedTable([
-            Column("parameters", lambda r: r.parameters, lambda n: f"{n:,}"),
-            Column("forward mode", lambda r: r.forward_passes, lambda n: f"{n:,} passes"),
-            Column("reverse mode", lambda r: r.reverse_passes,
-                   lambda n: f"{n} pass" if n == 1 else f"{n} passes"),
-        ], self)
-        self.passes.set_rows(passes_table())
         bottom = QSplitter(Qt.Orientation.Horizontal, self)
         measured = QWidget(self)
-        box = QVBoxLayout(measured)
+        box = self._measured = QVBoxLayout(measured)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.table, 1)
+        box.addWidget(self._table_place, 1)
         box.addWidget(self.agreement)
         bottom.addWidget(group_box("Measured (click a column to rank)", measured, self))
-        bottom.addWidget(group_box("Passes for one full gradient (arithmetic)", self.passes,
-                                   self))
+        self._passes_group = group_box("Passes for one full gradient (arithmetic)",
+                                       self._passes_place, self)
+        bottom.addWidget(self._passes_group)
         bottom.setSizes([700, 400])
 
         intro = QLabel(INTRO, self)
@@ -113,6 +99,38 @@ class ModesTab(QWidget):
         split.addWidget(bottom)
         split.setSizes([480, 300])
         layout.addWidget(split, 1)
+        self.filling = Filling(self._fill(), self)
+
+    def _fill(self):
+        """The plots and the tables, a turn each (see gui/tabs/rules.py), then the rows."""
+        self.timing_plot = plots.plot_widget(self)
+        put(self._timing_group.layout(), self._timing_place, self.timing_plot)
+        plots.modes_timing(self.timing_plot.getPlotItem(), [])
+        yield
+        self.ratio_plot = plots.plot_widget(self)
+        put(self._ratio_group.layout(), self._ratio_place, self.ratio_plot)
+        plots.modes_ratio(self.ratio_plot.getPlotItem(), [])
+        yield
+        self.table = RankedTable([
+            Column("parameters", lambda r: r.n, lambda n: f"{n:,}"),
+            Column("forward ms", lambda r: r.forward_ms, lambda x: f"{x:.3f}", log=True),
+            Column("reverse ms", lambda r: r.reverse_ms, lambda x: f"{x:.3f}", log=True),
+            Column("ratio", lambda r: r.ratio, lambda x: f"{x:.1f}×"),
+            Column("max |forward − reverse|", lambda r: r.max_difference,
+                   scientific, log=True),
+        ], self)
+        self.table.setObjectName("modes_table")
+        put(self._measured, self._table_place, self.table)
+        yield
+        self.passes = RankedTable([
+            Column("parameters", lambda r: r.parameters, lambda n: f"{n:,}"),
+            Column("forward mode", lambda r: r.forward_passes, lambda n: f"{n:,} passes"),
+            Column("reverse mode", lambda r: r.reverse_passes,
+                   lambda n: f"{n} pass" if n == 1 else f"{n} passes"),
+        ], self)
+        self.passes.set_rows(passes_table())
+        put(self._passes_group.layout(), self._passes_place, self.passes)
+        yield
         self._show_rows()
 
     @property
@@ -183,6 +201,7 @@ class ModesTab(QWidget):
         self.status.emit(f"Modes sweep: {text}")
 
     def _show_rows(self) -> None:
+        self.filling.finish()  # a sweep started at once waits for the plots to be made
         plots.modes_timing(self.timing_plot.getPlotItem(), self.rows)
         plots.modes_ratio(self.ratio_plot.getPlotItem(), self.rows)
         self.table.set_rows(self.rows)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QVBoxLayout,
+    QWidget,
 )
 
 from engine.core.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE
@@ -25,7 +26,7 @@ from gui.jobs.worker import ProcessWorker
 from gui.palette import hex_of
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
-from gui.tabs.widgets import ProgramTab
+from gui.tabs.widgets import ProgramTab, put
 
 MAX_NODES = 20_000
 ZERO_GRAD_EPOCHS = 1500  # the lesson's run has collapsed by then; the buggy one has not
@@ -103,6 +104,37 @@ class PitfallsTab(ProgramTab):
             cases.addSpacing(12)
         cases.addStretch(1)
 
+        self._table_place, self._plot_place = QWidget(self), QWidget(self)
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        left = QGroupBox("Your program under each bug (red: a wrong gradient)", self)
+        box = self._left = QVBoxLayout(left)
+        box.addWidget(self._table_place, 1)
+        box.addWidget(self.summary)
+
+        self.zero_note = QLabel(self)
+        self.zero_note.setWordWrap(True)
+        right = QGroupBox(f"XOR for {ZERO_GRAD_EPOCHS} epochs, with and without zero_grad",
+                          self)
+        box = self._right = QVBoxLayout(right)
+        box.addWidget(self._plot_place, 1)
+        box.addWidget(self.zero_note)
+
+        lessons = QLabel(LESSONS, self)
+        lessons.setWordWrap(True)
+        lessons.setTextFormat(Qt.TextFormat.RichText)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(left)
+        split.addWidget(right)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(cases)
+        layout.addWidget(split, 1)
+        layout.addWidget(lessons)
+        self.fill_with(self._fill())
+
+    def _fill(self):
+        """The table, then the plot, a turn each (see RulesTab)."""
         self.table = RankedTable([
             Column("input", lambda r: r.name),
             Column("correct", lambda r: r.correct, _num),
@@ -120,40 +152,23 @@ class PitfallsTab(ProgramTab):
                    wrong=lambda r: _differs(r.twice, r.correct)),
         ], self)
         self.table.setObjectName("pitfall_table")
-        self.summary = QLabel(self)
-        self.summary.setWordWrap(True)
-        left = QGroupBox("Your program under each bug (red: a wrong gradient)", self)
-        box = QVBoxLayout(left)
-        box.addWidget(self.table, 1)
-        box.addWidget(self.summary)
-
+        put(self._left, self._table_place, self.table)
+        yield
         self.zero_plot = plots.plot_widget(self)
-        self.zero_note = QLabel(self)
-        self.zero_note.setWordWrap(True)
-        right = QGroupBox(f"XOR for {ZERO_GRAD_EPOCHS} epochs, with and without zero_grad",
-                          self)
-        box = QVBoxLayout(right)
-        box.addWidget(self.zero_plot, 1)
-        box.addWidget(self.zero_note)
+        put(self._right, self._plot_place, self.zero_plot)
+        yield
 
-        lessons = QLabel(LESSONS, self)
-        lessons.setWordWrap(True)
-        lessons.setTextFormat(Qt.TextFormat.RichText)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
-        split.addWidget(left)
-        split.addWidget(right)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(cases)
-        layout.addWidget(split, 1)
-        layout.addWidget(lessons)
+    def filled(self) -> None:
+        super().filled()
+        if self.isVisible() and not self._zero_grad_drawn:
+            self._draw_zero_grad()
 
     def _open(self, file: str) -> None:
         self.preset_requested.emit(str(PRESETS / file))
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if not self._zero_grad_drawn:
+        if not self._zero_grad_drawn and not self.filling.running:
             self._draw_zero_grad()
 
     def refresh(self) -> None:

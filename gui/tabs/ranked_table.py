@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QRectF,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
 
@@ -13,6 +20,9 @@ from gui.palette import colour
 
 SORT_ROLE = Qt.ItemDataRole.UserRole
 BAR_ROLE = Qt.ItemDataRole.UserRole + 1  # the bar's length, 0..1, or None for no bar
+DISPLAY, TOOLTIP = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole
+BACKGROUND, ALIGNMENT = Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.TextAlignmentRole
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _ROOT = QModelIndex()
 WRONG_BACKGROUND = colour("wrong_row")  # the theme's (gui/palette.py), changed in place
 
@@ -35,6 +45,7 @@ class RankedModel(QAbstractTableModel):
         self.columns = columns
         self.rows: list = []
         self._ranges: list[tuple[float, float] | None] = []
+        self._cells: list[list[dict | None]] = []  # per row, per column: role -> answer
 
     def set_rows(self, rows: list) -> None:
         """Show `rows`. Returns nothing; rows of the same count are updated in place
@@ -44,6 +55,7 @@ class RankedModel(QAbstractTableModel):
             self.beginResetModel()
         self.rows = list(rows)
         self._ranges = [self._range(c) for c in self.columns]
+        self._cells = [[None] * len(self.columns) for _ in self.rows]
         if same_shape:
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(len(self.rows) - 1, len(self.columns) - 1))
@@ -69,39 +81,45 @@ class RankedModel(QAbstractTableModel):
     def columnCount(self, parent=_ROOT) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section, orientation, role=DISPLAY):
         if orientation == Qt.Orientation.Horizontal:
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == DISPLAY:
                 return self.columns[section].header
-            if role == Qt.ItemDataRole.ToolTipRole:
+            if role == TOOLTIP:
                 return self.columns[section].tip or None
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex, role=DISPLAY):
+        # a view asks each cell for a dozen roles each time it sizes a column or a row:
+        # what a cell shows is worked out once per cell (`_cells`), then only looked up
         if not index.isValid():
             return None
-        column = self.columns[index.column()]
-        value = column.read(self.rows[index.row()])
-        if role == Qt.ItemDataRole.DisplayRole:
-            return column.fmt(value)
-        if role == SORT_ROLE:
-            return value if value is not None else float("-inf")
-        if role == Qt.ItemDataRole.BackgroundRole and column.wrong is not None \
-                and column.wrong(self.rows[index.row()]):
-            return WRONG_BACKGROUND
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == BAR_ROLE:
-            scaled, span = self._scaled(column, value), self._ranges[index.column()]
-            if scaled is None or span is None:
-                return None
+        row, column = index.row(), index.column()
+        cells = self._cells[row]
+        cell = cells[column]
+        if cell is None:
+            cell = cells[column] = self._cell(self.rows[row], column)
+        return cell.get(role)
+
+    def _cell(self, record, c: int) -> dict:
+        """Every role the cell in column `c` of `record` answers, and its answer."""
+        column = self.columns[c]
+        value = column.read(record)
+        cell = {DISPLAY: column.fmt(value),
+                SORT_ROLE: value if value is not None else float("-inf")}
+        if column.wrong is not None and column.wrong(record):
+            cell[BACKGROUND] = WRONG_BACKGROUND
+        if isinstance(value, (int, float)):
+            cell[ALIGNMENT] = RIGHT
+        scaled, span = self._scaled(column, value), self._ranges[c]
+        if scaled is not None and span is not None:
             lo, hi = span
-            if hi == lo:
-                return None  # every row alike: a bar would say nothing
-            if column.log:  # a decade of room below the smallest, so it still shows
-                lo -= 1.0
-            return None if hi == lo else (scaled - lo) / (hi - lo)
-        return None
+            if hi != lo:  # every row alike: a bar would say nothing
+                if column.log:  # a decade of room below the smallest, so it still shows
+                    lo -= 1.0
+                if hi != lo:
+                    cell[BAR_ROLE] = (scaled - lo) / (hi - lo)
+        return cell
 
 
 class BarDelegate(QStyledItemDelegate):
@@ -141,6 +159,7 @@ class RankedTable(QTableView):
                  whole: bool = False):
         super().__init__(parent)
         self.wrap, self.whole = wrap, whole  # whole: never narrower than its columns
+        self._widths: tuple[int, int] | None = None  # the wrapped column's on one, two lines
         self.source = RankedModel(columns, self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.source)
@@ -161,9 +180,10 @@ class RankedTable(QTableView):
     def set_rows(self, rows: list) -> None:
         count = self.source.rowCount()
         self.source.set_rows(rows)
+        self._widths = None
         if self.wrap is not None:
-            self._narrow(self.wrap)
-        if len(rows) != count:
+            self._narrow(self.wrap, fit=len(rows) != count)
+        elif len(rows) != count:
             self.resizeRowsToContents()
         if self.whole:
             self.setMinimumWidth(self.columns_width())
@@ -187,24 +207,35 @@ class RankedTable(QTableView):
         if self.wrap is not None:
             self._narrow(self.wrap)
 
-    def _narrow(self, column: int) -> None:
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._widths = None  # measured again in the new font
+
+    def _narrow(self, column: int, fit: bool = False) -> None:
         """`column` on one line where the table has the room, else on two at most, as
-        narrow as that allows."""
+        narrow as that allows; with `fit` (new rows), the rows' heights fitted anyway."""
         self.setWordWrap(True)
         header = self.horizontalHeader()
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-        texts, metrics = self.column_texts(column), self.fontMetrics()
-        # the cell's padding each side, as the delegate lays it out
-        pad = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1) + 4
-        head = header.fontMetrics().horizontalAdvance(str(self.source.columns[column].header))
-        least = head + 2 * pad + 12  # and the sort arrow
-        one_line = max([metrics.horizontalAdvance(t) for t in texts] + [0]) + pad
+        if self._widths is None:  # from the font's metrics, once per set of rows
+            texts, metrics = self.column_texts(column), self.fontMetrics()
+            # the cell's padding each side, as the delegate lays it out
+            pad = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin)
+                       + 1) + 4
+            head = header.fontMetrics().horizontalAdvance(
+                str(self.source.columns[column].header))
+            least = head + 2 * pad + 12  # and the sort arrow
+            one_line = max([metrics.horizontalAdvance(t) for t in texts] + [0]) + pad
+            self._widths = (max(one_line, least),
+                            max(two_line_width(texts, metrics) + pad, least))
+        one_line, two_lines = self._widths
         others = sum(header.sectionSizeHint(c) for c in range(header.count()) if c != column)
-        if others + one_line > self.viewport().width():
-            one_line = two_line_width(texts, metrics) + pad
-        width = max(one_line, least)
+        width = two_lines if others + one_line > self.viewport().width() else one_line
         if width != header.sectionSize(column):
             header.resizeSection(column, width)
+            fit = True
+        if fit:
             self.resizeRowsToContents()
 
     def column_texts(self, column: int) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QVBoxLayout,
+    QWidget,
 )
 
 from engine.checks.central_difference import step_size_errors
@@ -29,7 +30,7 @@ from gui.jobs.tensorflow_checker import MAX_NODES as TF_NODES
 from gui.palette import hex_of
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
-from gui.tabs.widgets import ProgramTab, WrappedLabel, scrolled
+from gui.tabs.widgets import ProgramTab, WrappedLabel, put, scrolled
 
 MAX_LESSON_NODES = 5_000  # the step-size lesson rebuilds the program 26 times
 
@@ -50,50 +51,40 @@ WHY = ("These errors belong to the central difference, not to the engine: with a
 
 
 class RulesTab(ProgramTab):
+    """The tab's frame is made at once; its plots and tables piece by piece after it
+    (`filling`, gui/tabs/lazy.py): each is a few tens of milliseconds to make and draw
+    the first time, too much for one turn of the event loop."""
+
     def __init__(self, session: Session, checker: TensorFlowChecker, parent=None):
         super().__init__(session, parent)
         self.checker = checker
+        self.rows = rule_errors()
 
         # left: the rules
-        # 18 rows and more, each name readable, under a title of up to two lines
-        self.rule_plot = plots.plot_widget(self, minimum_height=340)
-        self.rows = rule_errors()
-        plots.rule_bars(self.rule_plot.getPlotItem(), self.rows)
+        self._rule_plot_place, self._rule_table_place = QWidget(self), QWidget(self)
         why = WrappedLabel(WHY, self)
-        self.rule_table = RankedTable([
-            Column("rule", lambda r: r.name),
-            Column("autograd", lambda r: r.autograd, num),
-            Column("calculus", lambda r: r.analytic, num, tip=""),
-            Column("central diff.", lambda r: r.central, num,
-                   tip="(f(x+h) − f(x−h)) / 2h with h = 1e-6"),
-            Column("|ag − cd|", lambda r: r.error_fd, sci, log=True,
-                   tip="|autograd − central difference|: the bars above"),
-            Column("|ag − calc.|", lambda r: r.error_analytic, sci, log=True,
-                   tip="|autograd − calculus|"),
-        ], self, wrap=0, whole=True)
-        self.rule_table.setObjectName("rule_table")
-        self.rule_table.set_rows(self.rows)
         left = QGroupBox("Every rule, checked three ways (click a column to rank by it)", self)
         box = QVBoxLayout(left)
         box.setContentsMargins(4, 4, 4, 4)  # each pixel goes to the tables' columns
-        box.addWidget(self.rule_plot, 3)
+        box.addWidget(self._rule_plot_place, 3)
         box.addWidget(why)
-        box.addWidget(self.rule_table, 2)
+        box.addWidget(self._rule_table_place, 2)
+        self._left = box
 
         # right, top: the step-size lesson
         self.input_box = QComboBox(self)
         self.input_box.setToolTip("The input whose derivative is checked")
         self.input_box.currentTextChanged.connect(self._on_input)
-        self.step_plot = plots.plot_widget(self, minimum_height=190)
+        self._step_plot_place = QWidget(self)
         self.step_note = WrappedLabel("", self)
         lesson = QGroupBox("Why autodiff is not numerical differentiation", self)
-        box = QVBoxLayout(lesson)
+        box = self._lesson = QVBoxLayout(lesson)
         box.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
         row.addWidget(QLabel("Derivative with respect to:", self))
         row.addWidget(self.input_box, 1)
         box.addLayout(row)
-        box.addWidget(self.step_plot, 1)
+        box.addWidget(self._step_plot_place, 1)
         box.addWidget(self.step_note)
 
         # right, bottom: TensorFlow
@@ -102,22 +93,16 @@ class RulesTab(ProgramTab):
         self.tf_button = QPushButton("Check against TensorFlow", self)
         self.tf_button.setToolTip("Run this program under tf.GradientTape in float64")
         self.tf_button.clicked.connect(self.request_check)
-        self.tf_table = RankedTable([
-            Column("input", lambda r: r.name),
-            Column("ours", lambda r: r.ours, num),
-            Column("TensorFlow", lambda r: r.tensorflow, num, tip="tf.GradientTape, float64"),
-            Column("|difference|", lambda r: r.difference, sci, log=True),
-        ], self, whole=True)
-        self.tf_table.setObjectName("tf_table")
+        self._tf_table_place = QWidget(self)
         self.float32 = WrappedLabel("", self)
         tf_group = QGroupBox("The same program under TensorFlow (float64)", self)
-        box = QVBoxLayout(tf_group)
+        box = self._tf = QVBoxLayout(tf_group)
         box.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
         row.addWidget(self.tf_status, 1)
         row.addWidget(self.tf_button)
         box.addLayout(row)
-        box.addWidget(self.tf_table, 1)
+        box.addWidget(self._tf_table_place, 1)
         box.addWidget(self.float32)
 
         right = QSplitter(Qt.Orientation.Vertical, self)
@@ -132,15 +117,60 @@ class RulesTab(ProgramTab):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scrolled(split, self))
+        self.fill_with(self._fill())
 
-        checker.changed.connect(self._show_tensorflow)
+    def _fill(self):
+        """The plots and tables, one a turn, in the order they show."""
+        # 18 rows and more, each name readable, under a title of up to two lines
+        self.rule_plot = plots.plot_widget(self, minimum_height=340)
+        put(self._left, self._rule_plot_place, self.rule_plot)
+        yield
+        plots.rule_bars(self.rule_plot.getPlotItem(), self.rows)
+        yield
+        self.rule_table = RankedTable([
+            Column("rule", lambda r: r.name),
+            Column("autograd", lambda r: r.autograd, num),
+            Column("calculus", lambda r: r.analytic, num, tip=""),
+            Column("central diff.", lambda r: r.central, num,
+                   tip="(f(x+h) − f(x−h)) / 2h with h = 1e-6"),
+            Column("|ag − cd|", lambda r: r.error_fd, sci, log=True,
+                   tip="|autograd − central difference|: the bars above"),
+            Column("|ag − calc.|", lambda r: r.error_analytic, sci, log=True,
+                   tip="|autograd − calculus|"),
+        ], self, wrap=0, whole=True)
+        self.rule_table.setObjectName("rule_table")
+        self.rule_table.set_rows(self.rows)
+        put(self._left, self._rule_table_place, self.rule_table)
+        yield
+        self.step_plot = plots.plot_widget(self, minimum_height=190)
+        put(self._lesson, self._step_plot_place, self.step_plot)
+        yield
+        self.tf_table = RankedTable([
+            Column("input", lambda r: r.name),
+            Column("ours", lambda r: r.ours, num),
+            Column("TensorFlow", lambda r: r.tensorflow, num, tip="tf.GradientTape, float64"),
+            Column("|difference|", lambda r: r.difference, sci, log=True),
+        ], self, whole=True)
+        self.tf_table.setObjectName("tf_table")
+        put(self._tf, self._tf_table_place, self.tf_table)
+        self.checker.changed.connect(self._show_tensorflow)
         self._show_tensorflow()
+        yield
+
+    def filled(self) -> None:
+        super().filled()  # the lesson drawn; TensorFlow's child started a turn later
+        QTimer.singleShot(0, self._first_check)
+
+    @Slot()
+    def _first_check(self) -> None:
+        if self.isVisible() and self.checker.state == IDLE:
+            self.request_check()  # the first time TensorFlow is needed
 
     # -- the current program --------------------------------------------------------------------
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self.checker.state == IDLE:
+        if self.checker.state == IDLE and not self.filling.running:
             self.request_check()  # the first time TensorFlow is needed
 
     def refresh(self) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from gui.tabs.lazy import Filling
+
 
 def group_box(title: str, widget: QWidget, parent: QWidget) -> QGroupBox:
     """`widget` in a titled frame."""
@@ -39,6 +41,12 @@ class WrappedLabel(QLabel):
         self.setMinimumHeight(height if height != old else old)
 
 
+def put(box, place: QWidget, widget: QWidget) -> None:
+    """`widget` where `place` held its room in the layout `box` (its stretch kept)."""
+    box.replaceWidget(place, widget)
+    place.deleteLater()
+
+
 def scrolled(widget: QWidget, parent: QWidget) -> QScrollArea:
     """`widget` in a frameless scroll area: in a window smaller than the widget can be
     laid out in, the tab scrolls instead of cutting its text or widening the window."""
@@ -62,13 +70,26 @@ def scrolling_tab(tab: QWidget, layout) -> None:
 
 class ProgramTab(QWidget):
     """A tab that shows something about the current program, worked out only when the
-    tab is visible: a new program marks it stale, showing it refreshes it."""
+    tab is visible: a new program marks it stale, showing it refreshes it. While its
+    `filling` (gui/tabs/lazy.py) runs, the refresh waits for `filled()`."""
+
+    filling = None  # a Filling while the tab's pieces are being made
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
         self._stale = True
         session.loaded.connect(self._on_loaded)
+
+    def fill_with(self, steps) -> None:
+        """Make the tab's heavier pieces from the generator `steps`, over a few turns."""
+        self.filling = Filling(steps, self)
+        self.filling.done.connect(self.filled)
+
+    def filled(self) -> None:
+        """The tab's last piece is made: show the current program if it is in view."""
+        if self._stale and self.isVisible():
+            self._refresh_now()
 
     def refresh(self) -> None:
         """Show the current program (subclasses draw here)."""
@@ -80,6 +101,8 @@ class ProgramTab(QWidget):
             self._refresh_now()
 
     def _refresh_now(self) -> None:
+        if self.filling is not None and self.filling.running:
+            return  # filled() refreshes it
         self._stale = False
         if self.session.program is not None:
             self.refresh()
