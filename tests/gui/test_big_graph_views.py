@@ -4,9 +4,16 @@ shows, the zoom keys, the breadcrumb, the inspector's lists."""
 
 from __future__ import annotations
 
+import pytest
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QAction
+
 from engine.io.graph_import import import_graph
 from gui.debug_graph import editor_text
+from gui.graph.framing import opened_items, united
+from gui.graph.view import SMALLEST_TEXT_PT
 from tests.engine.engines.closures import Value as ClosureValue
+from tests.gui.grouped_models import load_grouped
 
 
 def test_the_editor_names_the_users_own_class_not_micrograd():
@@ -21,3 +28,114 @@ def test_the_editor_names_the_users_own_class_not_micrograd():
     assert note.startswith("# debug(y): a graph of 2,201 nodes read from Python "
                            "(tests.engine.engines.closures.Value, micrograd-style),")
     assert "micrograd's" not in note
+
+
+# -- a grouped MLP in the window -----------------------------------------------------------
+
+def _ready(window) -> bool:
+    tab = window.graph_tab
+    return not window.building and not tab.laying_out and tab.scene.shown is not None
+
+
+def _visible(view) -> QRectF:
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def _open(window, qtbot, g: int) -> None:
+    tab = window.graph_tab
+    before = tab.scene
+    tab.expansion.expand(g)
+    qtbot.waitUntil(lambda: tab.scene is not before and _ready(window), timeout=60_000)
+
+
+@pytest.fixture
+def grouped(window, qtbot):
+    """A grouped MLP of 12 samples (a stack of the first three and one of the rest) in
+    a window of 1280 x 720."""
+    window.resize(1280, 720)
+    _, grouping = load_grouped(window, points=12, sizes=(2, 6, 6, 1))
+    qtbot.waitUntil(lambda: _ready(window), timeout=60_000)
+    return window, grouping
+
+
+def test_opening_the_stack_shows_what_it_holds_and_the_current_step(grouped, qtbot):
+    window, grouping = grouped
+    tab, view = window.graph_tab, window.graph_tab.view
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    view.zoom_by(3.0)  # the user's zoom: too close for what the stack holds
+    tab.actions["step"].trigger()  # the first step's box is current
+    _open(window, qtbot, stack.id)
+    inside = opened_items(tab.scene, stack.id)
+    assert len(inside) == len(stack.children)  # the instances' boxes
+    region = united(inside).united(view.step_items()[0].sceneBoundingRect())
+    assert _visible(view).contains(region)
+    assert view.readable_scale() * 0.999 <= view.scale_factor() <= 1.0
+
+
+def test_a_group_too_big_to_read_whole_opens_readable_at_the_step(grouped, qtbot):
+    window, grouping = grouped
+    tab, view = window.graph_tab, window.graph_tab.view
+    window.resize(700, 420)  # the stack's inside does not fit at 9-px text
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    tab.actions["step"].trigger()
+    _open(window, qtbot, stack.id)
+    assert view.scale_factor() == pytest.approx(view.readable_scale())
+    assert _visible(view).contains(view.step_items()[0].sceneBoundingRect())
+    view.fit(readable=True)  # Ctrl+0: never below 9-px text, the opened group shown
+    assert view.scale_factor() == pytest.approx(view.readable_scale())
+    assert _visible(view).intersects(united(opened_items(tab.scene, stack.id)))
+
+
+def test_ctrl_0_never_shrinks_text_below_nine_pixels(grouped):
+    window, _ = grouped
+    view = window.graph_tab.view
+    window.graph_tab.expansion.to_level(3)
+    window.menuBar()  # Ctrl+0 is View → Fit graph
+    fit = next(a for a in window.findChildren(QAction) if a.shortcut().toString() == "Ctrl+0")
+    window.resize(700, 420)
+    fit.trigger()
+    scene = window.graph_tab.scene
+    assert scene.graph_rect().width() * view.readable_scale() > view.viewport().width()
+    px = SMALLEST_TEXT_PT * view.logicalDpiY() / 72.0 * view.scale_factor()
+    assert px >= 9.0 - 1e-6
+
+
+def test_keyboard_zoom_keeps_the_current_step_still_and_the_wheel_the_cursor(grouped):
+    window, _ = grouped
+    tab, view = window.graph_tab, window.graph_tab.view
+    view.zoom_by(2.0)  # room to scroll either way
+    for _ in range(3):
+        tab.actions["step"].trigger()
+    box = view.step_items()[0]
+    before = view.mapFromScene(box.sceneBoundingRect().center())
+    assert view.viewport().rect().contains(before)
+    assert (before - view.viewport().rect().center()).manhattanLength() > 20  # off centre
+    zoom_in = next(a for a in window.findChildren(QAction)
+                   if a.shortcut().toString() == "Ctrl+=")
+    scale = view.scale_factor()
+    zoom_in.trigger()
+    after = view.mapFromScene(box.sceneBoundingRect().center())
+    assert abs(after.x() - before.x()) <= 1  # (this short graph cannot scroll up and down)
+    assert view.scale_factor() == pytest.approx(scale * 1.25)
+    cursor = QPointF(30, 40)  # the wheel: the point under the cursor stays
+    under = view.mapToScene(cursor.toPoint())
+    view.zoom_by(1.15, cursor)
+    assert (view.mapFromScene(under) - cursor.toPoint()).manhattanLength() <= 2
+
+
+def test_the_breadcrumb_shows_the_groups_opened_not_the_steps(grouped, qtbot):
+    window, grouping = grouped
+    tab = window.graph_tab
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    rest = next(grouping.groups[c] for c in stack.children if grouping.groups[c].kind == "stack")
+    _open(window, qtbot, stack.id)
+    _open(window, qtbot, rest.id)
+    tab.actions["reset"].trigger()
+    tab.actions["step"].trigger()  # a step outside the stack: the first parameters
+    tab.scene.clearSelection()
+    crumb = tab.breadcrumb
+    assert crumb.words() == f"graph › {stack.title} › {rest.title}"
+    before = tab.scene
+    tab.expansion.collapse(rest.id)
+    qtbot.waitUntil(lambda: tab.scene is not before and _ready(window), timeout=60_000)
+    assert crumb.words() == f"graph › {stack.title}"
