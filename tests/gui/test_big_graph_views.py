@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction
 from engine.io.graph_import import import_graph
 from gui.debug_graph import editor_text
 from gui.graph.framing import opened_items, united
+from gui.graph.group_inspector import _listed, constants_said, describe_group, has_constant
 from gui.graph.view import SMALLEST_TEXT_PT
 from tests.engine.engines.closures import Value as ClosureValue
 from tests.gui.grouped_models import load_grouped
@@ -139,3 +140,41 @@ def test_the_breadcrumb_shows_the_groups_opened_not_the_steps(grouped, qtbot):
     tab.expansion.collapse(rest.id)
     qtbot.waitUntil(lambda: tab.scene is not before and _ready(window), timeout=60_000)
     assert crumb.words() == f"graph › {stack.title}"
+
+
+def test_the_group_inspector_lists_a_bounded_number_of_names_grouped(grouped):
+    window, grouping = grouped
+    shown = window.graph_tab.scene.shown
+    layer = next(g for g in grouping.groups if g.title == "layers[1]")
+    text = describe_group(layer.id, shown)
+    assert "layers[1].neurons[0–5] (6 boxes)" in text  # not six names one after another
+    assert "layers[1].neurons[3]" not in text
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    gives = [f"g{k}" for k in range(30)]  # thirty names of nothing in common
+    assert _listed(gives) == "g0, g1, g2, g3, g4, g5, g6, g7, … 22 more"
+    assert "more" not in describe_group(stack.id, shown).split("gives to")[1].split("</tr>")[0]
+
+
+def test_a_titles_c_is_explained_by_the_constants_it_stands_for(qtbot):
+    """micrograd's demo on 8 points: a sample computes relu((Σ 16 terms + b) × c + c),
+    where the cs are -y (±1) and 1: the inspector says so."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(8)
+    model, inputs, loss = demo.model, demo.inputs, demo.loss  # named as a script names them
+    assert model and inputs
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: _ready(window) or window.graph_tab.scene.shown is None
+                    and not window.building, timeout=120_000)
+    shown = window.graph_tab.expansion.shown
+    assert shown is not None
+    stack = next(g for g in shown.groups if g.kind == "stack" and g.instances == 8)
+    assert stack.title == "relu((Σ 16 terms + b) × c + c) × 8"
+    assert has_constant(stack.title) and not has_constant("model.layers[1].neurons[0]")
+    # relu(score × -y + 1): the first c is -y, ±1 by sample, the second 1
+    assert constants_said(shown, stack.id) == ("c: a constant, 1 or -1 (by instance); "
+                                               "c: a constant, 1")
+    assert "<b>c</b>" in describe_group(stack.id, shown)
+    window.close()

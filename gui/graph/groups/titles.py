@@ -63,6 +63,7 @@ class Describer:
         self.head = head
         self.calls = 0  # functions of functions being said
         self.within: set[int] | None = None  # if set: a result outside it is said '…'
+        self.constants: list[int] | None = None  # if set: each leaf said 'c', in order
 
     def terms(self, v: int) -> list[int]:
         """The operands of the chain v is the last link of, in operand order."""
@@ -85,6 +86,8 @@ class Describer:
 
     def leaf(self, v: int) -> str:
         label = self.arrays.labels[v]
+        if not label and self.constants is not None:
+            self.constants.append(v)
         return short_name(label) if label else "c"
 
     def chain(self, v: int) -> str:
