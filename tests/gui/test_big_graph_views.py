@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction
 
 from engine.io.graph_import import import_graph
 from gui.debug_graph import editor_text
+from gui.graph.controls import phase_label
 from gui.graph.framing import opened_items, united
 from gui.graph.group_inspector import _listed, constants_said, describe_group, has_constant
 from gui.graph.view import SMALLEST_TEXT_PT
@@ -178,3 +179,15 @@ def test_a_titles_c_is_explained_by_the_constants_it_stands_for(qtbot):
                                                "c: a constant, 1")
     assert "<b>c</b>" in describe_group(stack.id, shown)
     window.close()
+
+
+def test_the_step_counter_is_said_shorter_on_one_line_in_a_narrow_window(qtbot):
+    label = phase_label(None)
+    qtbot.addWidget(label)
+    label.setText("ready: 14 forward and 9 backward steps")
+    metrics = label.fontMetrics()
+    label.resize(metrics.horizontalAdvance("14 forward · 9 backward") + 4, label.height())
+    assert label.shown_lines() == ["14 forward · 9 backward"]  # one line, not two
+    assert label.toolTip().startswith("ready: 14 forward and 9 backward steps")
+    label.resize(metrics.horizontalAdvance(label.text()) + 4, label.height())
+    assert label.shown_lines() == ["ready: 14 forward and 9 backward steps"]
