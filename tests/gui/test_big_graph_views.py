@@ -191,3 +191,24 @@ def test_the_step_counter_is_said_shorter_on_one_line_in_a_narrow_window(qtbot):
     assert label.toolTip().startswith("ready: 14 forward and 9 backward steps")
     label.resize(metrics.horizontalAdvance(label.text()) + 4, label.height())
     assert label.shown_lines() == ["ready: 14 forward and 9 backward steps"]
+
+
+def test_after_presenting_ctrl_0s_fit_is_the_same_as_before(grouped, qtbot):
+    """At 1280 x 720, Ctrl+0, F5 and Esc: the view is fitted as Ctrl+0 left it (a
+    readable fit both times, not the whole graph at 5-px text one time of two)."""
+    window, _ = grouped
+    view = window.graph_tab.view
+    window.graph_tab.expansion.to_level(3)
+    qtbot.waitUntil(lambda: _ready(window) and bool(window.graph_tab.scene.shown.expanded),
+                    timeout=60_000)
+    fit = next(a for a in window.findChildren(QAction) if a.shortcut().toString() == "Ctrl+0")
+    fit.trigger()
+    zoom, seen = view.scale_factor(), _visible(view)
+    assert zoom == pytest.approx(view.readable_scale())  # too big to read whole
+    window.presentation.enter()
+    qtbot.wait(20)
+    window.presentation.leave()
+    qtbot.wait(20)
+    assert view.auto_fit and view.scale_factor() == pytest.approx(zoom)
+    fit.trigger()
+    assert view.scale_factor() == pytest.approx(zoom) and _visible(view) == seen
