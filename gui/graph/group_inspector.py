@@ -218,14 +218,14 @@ def _said(run: list) -> str:
 
 def _listed(names: list[str]) -> str:
     """The names in the order they come, each once, with how many times if more than
-    once (`layer(16 → 32) (× 7)`), a run of them that differ in their last index as
-    one (`neurons[0–15] (16 boxes)`); LISTED of them, then how many more."""
+    once (`layer(16 → 32) (× 7)`); more than LISTED, a run of them that differ in their
+    last index as one (`neurons[0–15] (16 boxes)`); LISTED of them, then how many more."""
     times: dict[str, int] = {}
     for name in names:
         times[name] = times.get(name, 0) + 1
     once = [name for name, k in times.items() if k == 1]
     said = [name if k == 1 else f"{name} (× {k:,})" for name, k in times.items()]
-    if len(once) == len(said):
+    if len(said) > LISTED and len(once) == len(said):  # too many: runs said as one
         said = _ranges(said)
     if len(said) <= LISTED:
         return ", ".join(said)

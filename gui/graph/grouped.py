@@ -176,7 +176,7 @@ class Shown:
     def _span(self, spec_id: str) -> tuple[int, int]:
         """The run of nodes a spec node stands for."""
         k = int(spec_id[1:])
-        if spec_id[0] == "g":
+        if spec_id[0] in "gj":  # a group, or the junction of its bundled edges
             return self.groups[k].first, self.groups[k].last
         return k, k + 1
 
