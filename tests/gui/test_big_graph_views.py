@@ -13,6 +13,7 @@ from gui.debug_graph import editor_text
 from gui.graph.controls import phase_label
 from gui.graph.framing import opened_items, united
 from gui.graph.group_inspector import _listed, constants_said, describe_group, has_constant
+from gui.graph.spec import sent_label
 from gui.graph.view import SMALLEST_TEXT_PT
 from tests.engine.engines.closures import Value as ClosureValue
 from tests.gui.grouped_models import load_grouped
@@ -214,3 +215,35 @@ def test_after_presenting_ctrl_0s_fit_is_the_same_as_before(grouped, qtbot):
     assert view.auto_fit and view.scale_factor() == pytest.approx(zoom)
     fit.trigger()
     assert view.scale_factor() == pytest.approx(zoom) and _visible(view) == seen
+
+
+def test_the_parameters_edges_of_an_open_layer_are_bundled_through_a_junction(grouped, qtbot):
+    window, grouping = grouped
+    tab = window.graph_tab
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    layer = next(g for g in grouping.groups if g.title == "layers[1]")
+    _open(window, qtbot, stack.id)
+    _open(window, qtbot, layer.id)
+    scene = tab.scene
+    spec, quotient = scene.spec, scene.shown.quotient
+    neurons = [-1 - c for c in layer.children]
+    plain = [(s, t, ops) for s, t, ops in quotient.edges if s in neurons and t < 0]
+    targets = {t for _, t, _ in plain}
+    assert len(plain) == len(neurons) * len(targets) >= 24  # 6 neurons × 4 boxes
+    junction = spec.ids.index(f"j{layer.id}")
+    out_of = {spec.ids.index(f"g{-1 - u}"): u for u in neurons}
+    from_neurons = [(u, v) for u, v, _ in spec.edges if u in out_of]
+    assert sorted(v for _, v in from_neurons) == [junction] * len(neurons)  # one each
+    fanned = [e for e, (u, _, _) in enumerate(spec.edges) if u == junction]
+    assert len(fanned) == len(targets)
+    # every path an edge stood for is on one of the junction's edges, once
+    paths = sorted(p for _, _, ops in plain for p in ops)
+    assert sorted(p for e in fanned for p in spec.operands[e]) == paths
+    tab.actions["end"].trigger()  # the labels: what each box sent all the neurons
+    steps, step_of = window.session.stepper.backward_steps, scene.shown.step_of
+    for e in fanned:
+        edge = scene.edges_into_group(-1 - spec.keys[e][0])
+        label = next(x.label for x in edge if x is scene._edges.get(e))
+        total = sum(steps[step_of[c]].contributions[k].contribution
+                    for c, k in spec.operands[e])
+        assert label == sent_label(total, len(spec.operands[e]), len(spec.operands[e]))
