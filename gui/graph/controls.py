@@ -52,7 +52,7 @@ PHASE_TIP = "Which pass is running, and how many of its steps are taken"
 _READY = re.compile(r"^ready: ([\d,]+) forward and ([\d,]+) backward steps$")
 
 
-def short(text: str) -> str:
+def shortened(text: str) -> str:
     """The step counter's text said shorter for a narrow window: 'ready: 14 forward
     and 9 backward steps' → '14 forward · 9 backward'."""
     return _READY.sub(r"\1 forward · \2 backward", text)
@@ -80,7 +80,7 @@ class PhaseLabel(QLabel):
         text = self.text()
         if metrics.horizontalAdvance(text) <= width:
             return [text]
-        brief = short(text)
+        brief = shortened(text)
         if brief != text and metrics.horizontalAdvance(brief) <= width:
             return [brief]
         lines, words = [], text.split(" ")
