@@ -3,9 +3,9 @@
 A group opened shows what it holds: the view zooms (never below the readable size, never
 magnified past 100% unless the user's zoom already was) so that the opened group's
 boxes and the current step's box are on screen together, and centres them. If they do
-not fit at the readable size, the view stays at that size and shows the current step's
-box (or, before any step, the start of the group's contents); the user pans or zooms
-out from there.
+not fit at the readable size, the view stays at that size and shows the current step
+and what it sends to (or, before any step, the group's output end: what it computes);
+the user pans or zooms out from there.
 """
 
 from __future__ import annotations
@@ -81,12 +81,20 @@ def show_opened(view, g: int) -> bool:
         view.centerOn(everything.center())
     elif step:  # the step and what it sends to, as a step is followed
         view.follow_step(center=True)
-    else:  # the start of what it holds, at the readable size
+    else:  # its output's end (what it computes), at the readable size
         half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
-        x = min(region.center().x(), region.left() - margin + half_w)
-        y = min(region.center().y(), region.top() - margin + half_h)
+        out = _output_item(view.scene(), g)
+        y = out.sceneBoundingRect().center().y() if out is not None else region.center().y()
+        x = max(region.center().x(), region.right() + margin - half_w)
+        y = min(max(y, region.top() - margin + half_h), region.bottom() + margin - half_h)
         view.centerOn(QPointF(x, y))
     return True
+
+
+def _output_item(scene, g: int):
+    """The box of open group g's last node (its output, or its last one), if drawn."""
+    shown = scene.shown
+    return scene.value_item_of(scene.nodes[shown.members(g).stop - 1])
 
 
 def zoom_anchor(view) -> QPointF | None:

@@ -76,9 +76,9 @@ def has_constant(title: str) -> bool:
 
 
 def constants_said(shown, g: int) -> str:
-    """What each `c` of group g's title stands for, in order: 'c: a constant, 0.5', or
-    for a stack (whose instances may differ) the values it takes: 'c: a constant, 1 or
-    -1 (by instance)'."""
+    """What each `c` of group g's title stands for: 'a constant, 0.5', or in order, for
+    a stack each with the values it takes in its instances: 'constants, in the title's
+    order: 1 or -1 (by instance); 1'."""
     group = shown.groups[g]
     instances = _instance_groups(shown, group) if group.kind == "stack" else [group]
     arrays, data = shown.arrays, shown.stepper.forward_steps
@@ -96,8 +96,10 @@ def constants_said(shown, g: int) -> str:
     for values in said[:SAID_VALUES]:
         listed = list(values)[:SAID_VALUES]
         text = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} or {listed[-1]}"
-        parts.append(f"c: a constant, {text}" + (" (by instance)" if len(listed) > 1 else ""))
-    return "; ".join(parts)
+        parts.append(text + (" (by instance)" if len(listed) > 1 else ""))
+    if len(parts) <= 1:
+        return f"a constant, {parts[0]}" if parts else "a constant: a number of the program"
+    return f"constants, in the title's order: {'; '.join(parts)}"
 
 
 STACK_LOOKS = 200  # a stack's instances read for the values of its title's constants

@@ -178,8 +178,8 @@ def test_a_titles_c_is_explained_by_the_constants_it_stands_for(qtbot):
     assert stack.title == "relu((Σ 16 terms + b) × c + c) × 8"
     assert has_constant(stack.title) and not has_constant("model.layers[1].neurons[0]")
     # relu(score × -y + 1): the first c is -y, ±1 by sample, the second 1
-    assert constants_said(shown, stack.id) == ("c: a constant, 1 or -1 (by instance); "
-                                               "c: a constant, 1")
+    assert constants_said(shown, stack.id) == ("constants, in the title's order: "
+                                               "1 or -1 (by instance); 1")
     assert "<b>c</b>" in describe_group(stack.id, shown)
     window.close()
 
@@ -247,3 +247,14 @@ def test_the_parameters_edges_of_an_open_layer_are_bundled_through_a_junction(gr
         total = sum(steps[step_of[c]].contributions[k].contribution
                     for c, k in spec.operands[e])
         assert label == sent_label(total, len(spec.operands[e]), len(spec.operands[e]))
+
+
+def test_before_any_step_a_group_too_big_to_read_whole_opens_on_its_output(grouped, qtbot):
+    window, grouping = grouped
+    tab, view = window.graph_tab, window.graph_tab.view
+    window.resize(700, 420)
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    _open(window, qtbot, stack.id)
+    assert view.scale_factor() == pytest.approx(view.readable_scale())
+    last = tab.scene.value_item_of(tab.scene.nodes[stack.last - 1])  # the last instance's
+    assert _visible(view).contains(last.sceneBoundingRect())
