@@ -4,8 +4,9 @@ A group opened shows what it holds: the view zooms (never below the readable siz
 magnified past 100% unless the user's zoom already was) so that the opened group's
 boxes and the current step's box are on screen together, and centres them. If they do
 not fit at the readable size, the view stays at that size and shows the current step
-and what it sends to (or, before any step, the group's output end: what it computes);
-the user pans or zooms out from there.
+and what it sends to if the step is inside the group, else what the group holds
+(centred, or if too big its output's end: what it computes); the user pans or zooms
+out from there.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def frame_scale(view, rect: QRectF) -> float:
 
 def show_opened(view, g: int) -> bool:
     """Show what open group `g` holds with the current step's box and the units it
-    sends to (see the module's docstring); False if nothing of it is drawn."""
+    sends to, or the one of them that matters (see the module's docstring); False if
+    nothing of it is drawn."""
     region = united(opened_items(view.scene(), g))
     if region.isEmpty():
         return False
@@ -76,11 +78,16 @@ def show_opened(view, g: int) -> bool:
     scale = view.scale_factor()
     port = view.viewport().rect()
     margin = MARGIN_PX / scale
-    if (everything.width() + 2 * margin <= port.width() / scale
-            and everything.height() + 2 * margin <= port.height() / scale):
+    def fits(rect: QRectF) -> bool:
+        return (rect.width() + 2 * margin <= port.width() / scale
+                and rect.height() + 2 * margin <= port.height() / scale)
+
+    if fits(everything):
         view.centerOn(everything.center())
-    elif step:  # the step and what it sends to, as a step is followed
+    elif step and _step_inside(view.scene(), g):  # the step and what it sends to
         view.follow_step(center=True)
+    elif fits(region):
+        view.centerOn(region.center())
     else:  # its output's end (what it computes), at the readable size
         half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
         out = _output_item(view.scene(), g)
@@ -89,6 +96,12 @@ def show_opened(view, g: int) -> bool:
         y = min(max(y, region.top() - margin + half_h), region.bottom() + margin - half_h)
         view.centerOn(QPointF(x, y))
     return True
+
+
+def _step_inside(scene, g: int) -> bool:
+    """Whether the current step is about a node open group g holds."""
+    shown = scene.shown
+    return shown.node_at(scene.stepper.position) in shown.members(g)
 
 
 def _output_item(scene, g: int):

@@ -81,6 +81,8 @@ def test_a_group_too_big_to_read_whole_opens_readable_at_the_step(grouped, qtbot
     window.resize(700, 420)  # the stack's inside does not fit at 9-px text
     stack = next(g for g in grouping.groups if g.kind == "stack")
     tab.actions["step"].trigger()
+    while tab.expansion.levels().current_unit() != -1 - stack.id:
+        tab.actions["step"].trigger()  # to the stack's forward step: the step inside it
     _open(window, qtbot, stack.id)
     assert view.scale_factor() == pytest.approx(view.readable_scale())
     assert _visible(view).contains(view.step_items()[0].sceneBoundingRect())
@@ -258,3 +260,22 @@ def test_before_any_step_a_group_too_big_to_read_whole_opens_on_its_output(group
     assert view.scale_factor() == pytest.approx(view.readable_scale())
     last = tab.scene.value_item_of(tab.scene.nodes[stack.last - 1])  # the last instance's
     assert _visible(view).contains(last.sceneBoundingRect())
+
+
+def test_a_group_opened_far_from_the_step_shows_what_it_holds(grouped, qtbot):
+    """The step at the loss (the backward pass's first), a sample opened far to its
+    left in a small window: its inside is shown, not the loss."""
+    window, grouping = grouped
+    tab, view = window.graph_tab, window.graph_tab.view
+    window.resize(700, 420)
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    sample = grouping.groups[stack.children[0]]
+    _open(window, qtbot, stack.id)
+    n = len(window.session.stepper.forward_steps)
+    window.session.seek(n + 1)  # the loss's backward step
+    _open(window, qtbot, sample.id)
+    inside = united(opened_items(tab.scene, sample.id))
+    seen = _visible(view)
+    assert seen.intersected(inside).width() * seen.intersected(inside).height() >= 0.5 * min(
+        seen.width() * seen.height(), inside.width() * inside.height())
+    assert view.scale_factor() == pytest.approx(view.readable_scale())
