@@ -20,6 +20,8 @@ def bundled_sources(shown) -> dict[int, tuple[int, tuple[int, ...]]]:
     innermost open group around it is a group of parameters ('names') with at least
     BUNDLE_FROM such sources and BUNDLE_EDGES such edges."""
     quotient, groups = shown.quotient, shown.groups
+    if not any(groups[g].kind == "names" for g in shown.expanded):
+        return {}  # no group of parameters open (a big program grouped by structure)
     fed = {t for _, t, _ in quotient.edges}
     holder_of: dict[int, int] = {}
     sources: dict[int, dict[int, None]] = {}
