@@ -10,7 +10,7 @@ import re
 from engine.core.explain import number
 from engine.numbers import count
 from gui.graph.groups.structure import CHAIN_OPS
-from gui.graph.groups.titles import Describer
+from gui.graph.groups.titles import Describer, has_constant
 from gui.graph.spec import box_title
 
 LISTED = 8  # the units a group takes from or gives to, listed; then how many more
@@ -66,13 +66,7 @@ def describe_group(g: int, shown) -> str:
     return "".join(parts)
 
 
-_CONSTANT = re.compile(r"(?<![\w.\[])c(?![\w\[(])")  # a title's `c`, not a name's
 SAID_VALUES = 4  # the constants' values a title's c is said to stand for
-
-
-def has_constant(title: str) -> bool:
-    """Whether `title` has a `c` (a number of the program, unnamed) in it."""
-    return _CONSTANT.search(title) is not None
 
 
 def constants_said(shown, g: int) -> str:

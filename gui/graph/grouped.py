@@ -21,6 +21,7 @@ from gui.graph.groups.model import (
     Quotient,
     unit_group,
 )
+from gui.graph.groups.titles import has_constant
 from gui.graph.quotients import Buckets, changed_quotient_steps
 
 STEPS_PER_SLICE = 5_000
@@ -277,5 +278,7 @@ class Shown:
         what = {"names": "parameters", "structure": "one computation",
                 "stack": f"the same computation × {group.instances:,}",
                 "instance": "one instance of a repeated computation"}.get(group.kind, "a group")
-        return (f"{group.title}: {group.members:,} nodes ({what}). Double-click it or "
-                "press + to open it; − closes the group around the selection again.")
+        constants = (" Each c in its title is a constant: click the box to see which."
+                     if has_constant(group.title) else "")
+        return (f"{group.title}: {group.members:,} nodes ({what}).{constants} Double-click "
+                "it or press + to open it; − closes the group around the selection again.")

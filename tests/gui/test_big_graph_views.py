@@ -12,7 +12,8 @@ from engine.io.graph_import import import_graph
 from gui.debug_graph import editor_text
 from gui.graph.controls import phase_label
 from gui.graph.framing import opened_items, united
-from gui.graph.group_inspector import _listed, constants_said, describe_group, has_constant
+from gui.graph.group_inspector import _listed, constants_said, describe_group
+from gui.graph.groups.titles import has_constant
 from gui.graph.spec import sent_label
 from gui.graph.view import SMALLEST_TEXT_PT
 from tests.engine.engines.closures import Value as ClosureValue
@@ -183,6 +184,7 @@ def test_a_titles_c_is_explained_by_the_constants_it_stands_for(qtbot):
     assert constants_said(shown, stack.id) == ("constants, in the title's order: "
                                                "1 or -1 (by instance); 1")
     assert "<b>c</b>" in describe_group(stack.id, shown)
+    assert "Each c in its title is a constant" in shown.describe(stack.id)  # its tooltip
     window.close()
 
 

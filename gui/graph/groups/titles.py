@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.core import ops
 from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.names import path_parts
@@ -14,6 +16,14 @@ _NAMED_TERMS = 2  # a Σ names at most this many of its leaf terms
 # how tightly an op's title binds: a sum 1, a product 2; - and ÷ group to the left
 _BINDS = {ops.ADD.name: 1, ops.SUB.name: 1, ops.MUL.name: 2, ops.DIV.name: 2}
 _LEFT_ONLY = {ops.SUB.name, ops.DIV.name}
+
+
+_CONSTANT = re.compile(r"(?<![\w.\[])c(?![\w\[(])")  # a title's `c`, not a name's
+
+
+def has_constant(title: str) -> bool:
+    """Whether `title` says a number of the program (an unnamed leaf) as `c`."""
+    return _CONSTANT.search(title) is not None
 
 
 def _closes_at_end(text: str) -> bool:
