@@ -77,8 +77,12 @@ def constants_said(shown, g: int) -> str:
     instances = _instance_groups(shown, group) if group.kind == "stack" else [group]
     arrays, data = shown.arrays, shown.stepper.forward_steps
     said: list[dict[str, None]] = []
+    places: list[tuple[int, int, int]] = []  # each c: (its consumer's offset, op, operand)
     for inst in instances[:STACK_LOOKS]:
-        for k, v in enumerate(_title_constants(shown, inst)):
+        found = _at_places(arrays, inst, places)  # as in the first (instances are alike)
+        if found is None:
+            found, places = _title_constants(shown, inst)
+        for k, v in enumerate(found):
             if k == len(said):
                 said.append({})
             said[k][number(data[v].data)] = None
@@ -96,7 +100,7 @@ def constants_said(shown, g: int) -> str:
     return f"constants, in the title's order: {'; '.join(parts)}"
 
 
-STACK_LOOKS = 200  # a stack's instances read for the values of its title's constants
+STACK_LOOKS = 1_000  # a stack's instances read for the values of its title's constants
 
 
 def _instance_groups(shown, stack) -> list:
@@ -110,9 +114,25 @@ def _instance_groups(shown, stack) -> list:
     return found
 
 
-def _title_constants(shown, group) -> list[int]:
+def _at_places(arrays, group, places) -> list[int] | None:
+    """The unnamed leaves at `places` (see constants_said) in `group`; None if one is
+    not there (no places yet, or an instance made in another order)."""
+    found = []
+    for offset, op, k in places:
+        c = group.first + offset
+        if c >= group.last or arrays.ops[c] != op or len(arrays.parents[c]) <= k:
+            return None
+        v = arrays.parents[c][k]
+        if arrays.parents[v] or arrays.labels[v]:
+            return None
+        found.append(v)
+    return found if places else None
+
+
+def _title_constants(shown, group) -> tuple[list[int], list[tuple[int, int, int]]]:
     """The unnamed leaves that the title of what `group` computes says as `c`, in order
-    (as gui/graph/groups/titles.py says it, inside the group)."""
+    (as gui/graph/groups/titles.py says it, inside the group), and where each is: its
+    consumer's offset in the group, that consumer's op and the operand it is."""
     arrays, members = shown.arrays, shown.members(group.id)
     root = members.stop - 1
     head: dict[int, int] = _Heads()
@@ -130,7 +150,11 @@ def _title_constants(shown, group) -> list[int]:
     describe.within = set(members)
     describe.constants = []
     describe.describe(root)
-    return describe.constants
+    places = []
+    for v in describe.constants:
+        c = consumer[v]
+        places.append((c - members.start, arrays.ops[c], arrays.parents[c].index(v)))
+    return describe.constants, places
 
 
 class _Heads(dict):
