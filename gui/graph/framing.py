@@ -5,8 +5,8 @@ magnified past 100% unless the user's zoom already was) so that the opened group
 boxes and the current step's box are on screen together, and centres them. If they do
 not fit at the readable size, the view stays at that size and shows the current step
 and what it sends to if the step is inside the group, else what the group holds
-(centred, or if too big its output's end: what it computes); the user pans or zooms
-out from there.
+(centred: a stack's instances, or what fits; else its output's end, what it
+computes); the user pans or zooms out from there.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def show_opened(view, g: int) -> bool:
         view.centerOn(everything.center())
     elif step and _step_inside(view.scene(), g):  # the step and what it sends to
         view.follow_step(center=True)
-    elif fits(region):
+    elif fits(region) or view.scene().shown.groups[g].kind == "stack":  # its instances
         view.centerOn(region.center())
     else:  # its output's end (what it computes), at the readable size
         half_w, half_h = port.width() / scale / 2, port.height() / scale / 2

@@ -253,14 +253,20 @@ def test_the_parameters_edges_of_an_open_layer_are_bundled_through_a_junction(gr
         assert label == sent_label(total, len(spec.operands[e]), len(spec.operands[e]))
 
 
-def test_before_any_step_a_group_too_big_to_read_whole_opens_on_its_output(grouped, qtbot):
+def test_before_any_step_a_group_too_big_to_read_whole_opens_centred_or_on_its_output(
+        grouped, qtbot):
     window, grouping = grouped
     tab, view = window.graph_tab, window.graph_tab.view
     window.resize(700, 420)
     stack = next(g for g in grouping.groups if g.kind == "stack")
     _open(window, qtbot, stack.id)
     assert view.scale_factor() == pytest.approx(view.readable_scale())
-    last = tab.scene.value_item_of(tab.scene.nodes[stack.last - 1])  # the last instance's
+    inside = united(opened_items(tab.scene, stack.id))  # a stack: its instances centred
+    assert abs(_visible(view).center().y() - inside.center().y()) < 2  # (x: the scene's edge)
+    assert _visible(view).intersects(inside)
+    sample = grouping.groups[stack.children[0]]
+    _open(window, qtbot, sample.id)  # one computation: its output's end
+    last = tab.scene.value_item_of(tab.scene.nodes[sample.last - 1])
     assert _visible(view).contains(last.sceneBoundingRect())
 
 
