@@ -38,7 +38,7 @@ def editor_text(graph: ImportedGraph, name: str) -> str:
     n = len(program.values)
     if n <= EDITOR_NODES:
         return program.source
-    return (f"# {name}: a graph of {n:,} nodes read from Python ({graph.style}'s Value),\n"
+    return (f"# {name}: a graph of {n:,} nodes read from Python ({graph.described()}),\n"
             f"# not shown here as text. File → Save writes it as a program of the\n"
             f"# expression language. Edit and Build to replace it with a program of yours.\n")
 
@@ -167,7 +167,8 @@ def imported_records(graph: ImportedGraph) -> dict:
             "ops": [v._op for v in program.values],
             "locals": [v._local for v in program.values],
             "output_index": program.output_index, "output_name": program.output_name,
-            "title": graph.title, "style": graph.style, "replay": graph.replay}
+            "title": graph.title, "style": graph.style, "replay": graph.replay,
+            "kind": graph.kind}
 
 
 def imported_from_records(records: dict) -> ImportedGraph:
@@ -189,7 +190,8 @@ def imported_from_records(records: dict) -> ImportedGraph:
     names = {v.label: i for i, v in enumerate(values) if v.label}
     program = Program(graph_text, instructions, values, names, records["output_index"],
                       records["output_name"])
-    return ImportedGraph(program, records["title"], records["style"], records["replay"])
+    return ImportedGraph(program, records["title"], records["style"], records["replay"],
+                         records.get("kind", ""))
 
 
 def draw_child(conn, records: dict, path: str, steps: int) -> None:

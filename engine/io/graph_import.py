@@ -60,14 +60,23 @@ class GraphImportError(ValueError):
 class ImportedGraph:
     """A graph read from Python: `program` (this engine's copies), `title` (the
     caller's variable bound to the root, else 'out'), `style` ('this engine',
-    'micrograd' or 'microgpt') and `replay` (for a microgpt-style graph whose recorded
+    'micrograd' or 'microgpt'), `replay` (for a microgpt-style graph whose recorded
     local derivatives are not all this engine's: what engine.checks.engine_check.replay
-    steps it with; None otherwise)."""
+    steps it with; None otherwise) and `kind` (the module-qualified name of the root's
+    class: the user's own, whatever it is modelled on)."""
 
     program: Program
     title: str
     style: str
     replay: dict | None = None
+    kind: str = ""
+
+    def described(self) -> str:
+        """The root's class in words: "this engine's Value", or the user's class and
+        the engine it is modelled on ("demo.engine.Value, micrograd-style")."""
+        if self.style == "this engine":
+            return "this engine's Value"
+        return f"{self.kind or 'a Value'}, {self.style}-style"
 
 
 def _close(a: float, b: float) -> bool:
@@ -123,7 +132,8 @@ def import_graph(root, names: Mapping | None = None, scope=None, title: str | No
     if builder.theirs:
         replay = {"text": None, "order": None, "locals": builder.theirs, "grads": {},
                   "seed": 1.0}
-    return ImportedGraph(program, title, style, replay)
+    kind = type(root)
+    return ImportedGraph(program, title, style, replay, f"{kind.__module__}.{kind.__qualname__}")
 
 
 def _namespaces(scope) -> list:

@@ -4,6 +4,7 @@ the legend and the line that says where a bug went wrong."""
 from __future__ import annotations
 
 import math
+import re
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPainter
@@ -47,6 +48,16 @@ def gradients_wrong_at_end(program, stepper) -> str:
     return wrong_gradients_sentence(wrong, gradients_with(program), stepper.engine.blame)
 
 
+PHASE_TIP = "Which pass is running, and how many of its steps are taken"
+_READY = re.compile(r"^ready: ([\d,]+) forward and ([\d,]+) backward steps$")
+
+
+def shortened(text: str) -> str:
+    """The step counter's text said shorter for a narrow window: 'ready: 14 forward
+    and 9 backward steps' → '14 forward · 9 backward'."""
+    return _READY.sub(r"\1 forward · \2 backward", text)
+
+
 class PhaseLabel(QLabel):
     """A label two lines tall whatever it says: its words wrap onto the second line when
     the first is full, and only a text longer than both ends in …. The height never
@@ -62,9 +73,17 @@ class PhaseLabel(QLabel):
         return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 2, lines)
 
     def shown_lines(self) -> list[str]:
-        """The lines drawn: the words that fit on each, the last ending in … if need be."""
+        """The lines drawn: the whole text on one line if it fits, else its short form
+        (`short`) if that does, else the words that fit on each line, the last ending in
+        … if need be. Shortened, the tooltip has the whole text."""
         metrics, width = self.fontMetrics(), self.width()
-        lines, words = [], self.text().split(" ")
+        text = self.text()
+        if metrics.horizontalAdvance(text) <= width:
+            return [text]
+        brief = shortened(text)
+        if brief != text and metrics.horizontalAdvance(brief) <= width:
+            return [brief]
+        lines, words = [], text.split(" ")
         while words and len(lines) < self.LINES - 1:
             line = words.pop(0)
             while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
@@ -74,6 +93,10 @@ class PhaseLabel(QLabel):
         if rest:
             lines.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
         return [line for line in lines if line]
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(f"{text}\n\n{PHASE_TIP}" if text else PHASE_TIP)
 
     def paintEvent(self, _event) -> None:
         painter = QPainter(self)
@@ -171,7 +194,7 @@ def sync_engine_box(box: QComboBox, session) -> None:
 def phase_label(parent) -> PhaseLabel:
     phase = PhaseLabel(parent)
     phase.setObjectName("phase")
-    phase.setToolTip("Which pass is running, and how many of its steps are taken")
+    phase.setToolTip(PHASE_TIP)
     font = phase.font()
     font.setBold(True)
     phase.setFont(font)

@@ -9,12 +9,12 @@ that each group's steps are one run; the stepper then loaded is drawn at once.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.numbers import count
 from gui.graph.breadcrumb import Breadcrumb
 from gui.graph.find import FindBar
+from gui.graph.group_actions import group_actions
 from gui.graph.grouped import Shown
 from gui.graph.levels import LevelSteps
 from gui.graph.prepared import Preparer
@@ -24,37 +24,6 @@ from gui.jobs.sliced import SlicedTask
 
 UNIT_W, UNIT_H = 150, 90  # the screen room a unit takes at a readable size
 SLICED_REDRAW = 1_500  # a jump in a picture of this many edges is redrawn in slices
-LEVELS = 5  # View → Expand to level 0 … LEVELS - 1 (Alt+0 …)
-
-
-def group_actions(expansion: Expansion, tab) -> dict[str, QAction]:
-    """Open (+), Close (−), Find (Ctrl+F) and Expand to level N (Alt+N), by key; the
-    window's View menu lists them. + and − work while the graph has the keyboard."""
-    rows = [("expand", "&Open group", "+", "Open the selected group (or double-click it)",
-             expansion.expand_selected),
-            ("collapse", "&Close group", "-", "Close the open group around the selection",
-             expansion.collapse_selected),
-            ("find", "&Find a node…", "Ctrl+F", "Find a node by name, opening what hides it",
-             expansion.find_bar.open)]
-    rows.append(("group", "&Group big graphs", "Ctrl+Shift+G",
-                 "Draw a graph of over 500 nodes as groups of its model's pieces (on), or "
-                 "node by node (off)", expansion.set_enabled))
-    rows += [(f"level{n}", f"Expand to level &{n}" if n else "Collapse &all groups", f"Alt+{n}",
-              f"Show every group {n} levels deep open" if n else "Close every group",
-              lambda checked=False, n=n: expansion.to_level(n)) for n in range(LEVELS)]
-    actions = {}
-    for key, text, shortcut, tip, slot in rows:
-        action = QAction(text, tab)
-        action.setShortcut(QKeySequence(shortcut))
-        if key in ("expand", "collapse"):  # never a '+' typed in the editor
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            tab.view.addAction(action)
-        action.setStatusTip(tip)
-        action.triggered.connect(slot)
-        actions[key] = action
-    actions["group"].setCheckable(True)
-    actions["group"].setChecked(expansion.enabled)
-    return actions
 
 
 class Expansion(QObject):
@@ -81,6 +50,9 @@ class Expansion(QObject):
         self.shown: Shown | None = None      # the grouped picture of the stepper drawn
         self._grouped: Grouped | None = None  # the last grouping found
         self.focus: int | None = None        # a node to keep in view through a redraw
+        self.opened: int | None = None       # the group the user opened last: where they are
+        self._framed: int | None = None      # a group just opened, to show once drawn
+        tab.view.opened = self.opened_group
         self.reorder.connect(tab.reorder)
         self.status.connect(tab.status)
         self.breadcrumb = Breadcrumb(tab)
@@ -90,7 +62,6 @@ class Expansion(QObject):
         tab.view.double_clicked.connect(self.double_clicked)
         self.actions = group_actions(self, tab)
         tab.scene.selectionChanged.connect(self.update_breadcrumb)
-        tab.session.moved.connect(self.update_breadcrumb)  # where the current step is
         self.select_after = None             # a node found, to select once drawn
         self._redraw: SlicedTask | None = None  # a jump redrawn in slices
         # once a grouped picture is drawn, opening its biggest groups is prepared while
@@ -136,7 +107,7 @@ class Expansion(QObject):
             self.shown = Shown(stepper, grouped.arrays, grouped.grouping, expanded)
             self.draw()
             return True
-        self.shown = self._grouped = None  # another program's: let go of
+        self.shown = self._grouped = self.opened = None  # another program's: let go of
         self.preparer.stop()
         if len(stepper.forward_steps) <= GROUP_FROM:
             return False
@@ -211,6 +182,7 @@ class Expansion(QObject):
     def expand(self, g: int) -> None:
         shown = self.shown
         if shown is not None and g not in shown.expanded:
+            self.opened = self._framed = g
             self.draw(shown.expanding(g), shown.groups[g].first)
             self.status.emit(f"Opened {shown.groups[g].title}: its inside is drawn; − closes "
                              "it again")
@@ -218,17 +190,22 @@ class Expansion(QObject):
     def collapse(self, g: int) -> None:
         shown = self.shown
         if shown is not None and g in shown.expanded:
+            parent = shown.groups[g].parent
+            self.opened = parent if parent >= 0 else None
             self.draw(shown.collapsing(g), shown.groups[g].first)
             self.status.emit(f"Closed {shown.groups[g].title}")
 
     def to_level(self, level: int) -> None:
         if self.shown is not None:
+            self.opened = None
             self.draw(self.shown.to_level(level))
             self.status.emit(f"Every group opened to level {level}")
 
     def reveal(self, node: int) -> None:
         """Open every group that hides `node` (Ctrl+F), and keep it in view."""
         if self.shown is not None:
+            holders = self.shown.grouping.ancestors(node)
+            self.opened = holders[-1] if holders else None
             self.draw(self.shown.revealing(node), node)
 
     # -- stepping at the level shown -------------------------------------------------------
@@ -317,7 +294,8 @@ class Expansion(QObject):
         else:
             item = (scene.value_item_of(scene.nodes[self.focus]) if self.focus is not None
                     else None)
-            tab.view.show_after_redraw(item)  # and the current step with what it sends to
+            framed, self._framed = self._framed, None  # a group opened: what it holds
+            tab.view.show_after_redraw(item, framed)  # and the current step
         self.update_breadcrumb()
 
     def selected_unit(self) -> int | None:
@@ -365,14 +343,27 @@ class Expansion(QObject):
         if shown is None:
             crumb.hide()
             return
-        unit = self.selected_unit()
-        holders = shown.holders(unit) if unit is not None else []
-        here = ""
-        if unit is not None and unit < 0:
-            here = shown.group_title(-1 - unit)
-            if self.tab.scene.selectedItems():
+        here, opened = "", self.opened_group()
+        if self.tab.scene.selectedItems():  # where the selection is
+            unit = self.selected_unit()
+            holders = shown.holders(unit) if unit is not None else []
+            if unit is not None and unit < 0:
+                here = shown.group_title(-1 - unit)
                 self.status.emit(shown.describe(-1 - unit))
+        else:  # where the user is: the groups opened, to the last one
+            holders = [*shown.ancestors_of_group(opened), opened] if opened is not None else []
         crumb.show_path([(g, shown.group_title(g)) for g in holders], here)
+
+    def opened_group(self) -> int | None:
+        """The group the user opened last, or the innermost still open around it; None
+        when none is (or the graph shown is not grouped)."""
+        shown = self.tab.scene.shown
+        g = self.opened
+        if shown is None or g is None or g >= len(shown.groups):
+            return None
+        while g >= 0 and g not in shown.expanded:
+            g = shown.groups[g].parent
+        return g if g >= 0 else None
 
     @Slot(str)
     def find_node(self, name: str) -> bool:

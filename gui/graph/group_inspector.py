@@ -9,6 +9,8 @@ import re
 
 from engine.core.explain import number
 from engine.numbers import count
+from gui.graph.groups.structure import CHAIN_OPS
+from gui.graph.groups.titles import Describer, has_constant
 from gui.graph.spec import box_title
 
 LISTED = 8  # the units a group takes from or gives to, listed; then how many more
@@ -31,6 +33,8 @@ def describe_group(g: int, shown) -> str:
             ("holds", count(group.members, "node"))]
     if group.kind in ("stack", "instance"):
         rows.append(("each computes", html.escape(_repeated(shown, group))))
+    if has_constant(group.title) or has_constant(_repeated(shown, group)):
+        rows.append(("c", html.escape(constants_said(shown, g))))
     if group.kind == "stack":
         rows.append(("instances", html.escape(_instances(shown, group))))
     inside = [shown.groups[c].title for c in group.children]
@@ -60,6 +64,102 @@ def describe_group(g: int, shown) -> str:
                  "step and its backward pass another; the edges from its parents then show "
                  "the gradient it sent each.</p>")
     return "".join(parts)
+
+
+SAID_VALUES = 4  # the constants' values a title's c is said to stand for
+
+
+def constants_said(shown, g: int) -> str:
+    """What each `c` of group g's title stands for: 'a constant, 0.5', or in order, for
+    a stack each with the values it takes in its instances: 'constants, in the title's
+    order: 1 or -1 (by instance); 1'."""
+    group = shown.groups[g]
+    instances = _instance_groups(shown, group) if group.kind == "stack" else [group]
+    arrays, data = shown.arrays, shown.stepper.forward_steps
+    said: list[dict[str, None]] = []
+    places: list[tuple[int, int, int]] = []  # each c: (its consumer's offset, op, operand)
+    for inst in instances[:STACK_LOOKS]:
+        found = _at_places(arrays, inst, places)  # as in the first (instances are alike)
+        if found is None:
+            found, places = _title_constants(shown, inst)
+        for k, v in enumerate(found):
+            if k == len(said):
+                said.append({})
+            said[k][number(data[v].data)] = None
+    if not said:  # not found as titled: the unnamed numbers its nodes use
+        leaves = {p for c in shown.members(g) for p in arrays.parents[c]
+                  if not arrays.parents[p] and not arrays.labels[p]}
+        said = [{number(data[v].data): None} for v in sorted(leaves)[:SAID_VALUES]]
+    parts = []
+    for values in said[:SAID_VALUES]:
+        listed = list(values)[:SAID_VALUES]
+        text = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} or {listed[-1]}"
+        parts.append(text + (" (by instance)" if len(listed) > 1 else ""))
+    if len(parts) <= 1:
+        return f"a constant, {parts[0]}" if parts else "a constant: a number of the program"
+    return f"constants, in the title's order: {'; '.join(parts)}"
+
+
+STACK_LOOKS = 1_000  # a stack's instances read for the values of its title's constants
+
+
+def _instance_groups(shown, stack) -> list:
+    found, todo = [], list(stack.children)
+    while todo:
+        c = shown.groups[todo.pop(0)]
+        if c.kind == "stack" and c.children:
+            todo[:0] = c.children
+        else:
+            found.append(c)
+    return found
+
+
+def _at_places(arrays, group, places) -> list[int] | None:
+    """The unnamed leaves at `places` (see constants_said) in `group`; None if one is
+    not there (no places yet, or an instance made in another order)."""
+    found = []
+    for offset, op, k in places:
+        c = group.first + offset
+        if c >= group.last or arrays.ops[c] != op or len(arrays.parents[c]) <= k:
+            return None
+        v = arrays.parents[c][k]
+        if arrays.parents[v] or arrays.labels[v]:
+            return None
+        found.append(v)
+    return found if places else None
+
+
+def _title_constants(shown, group) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """The unnamed leaves that the title of what `group` computes says as `c`, in order
+    (as gui/graph/groups/titles.py says it, inside the group), and where each is: its
+    consumer's offset in the group, that consumer's op and the operand it is."""
+    arrays, members = shown.arrays, shown.members(group.id)
+    root = members.stop - 1
+    head: dict[int, int] = _Heads()
+    uses: dict[int, int] = {}
+    consumer: dict[int, int] = {}
+    for c in members:
+        for p in arrays.parents[c]:
+            uses[p] = uses.get(p, 0) + 1
+            consumer[p] = c
+    for i in reversed(members):  # as structure.chain_heads, inside the group
+        if arrays.ops[i] in CHAIN_OPS and uses.get(i) == 1 and i != root \
+                and arrays.ops[consumer[i]] == arrays.ops[i]:
+            head[i] = head[consumer[i]]
+    describe = Describer(arrays, head)
+    describe.within = set(members)
+    describe.constants = []
+    describe.describe(root)
+    places = []
+    for v in describe.constants:
+        c = consumer[v]
+        places.append((c - members.start, arrays.ops[c], arrays.parents[c].index(v)))
+    return describe.constants, places
+
+
+class _Heads(dict):
+    def __missing__(self, key):
+        return key
 
 
 def _outputs(shown, g: int) -> set[int]:
@@ -102,13 +202,51 @@ def _unit_name(shown, unit: int) -> str:
     return box_title(shown.stepper.forward_steps[unit])
 
 
+_INDEXED = re.compile(r"^(.*)\[(\d+)(?:–(\d+))?\](.*)$")  # name[3] or name[3–12], the last
+
+
+def _ranges(said: list[str]) -> list[str]:
+    """Names that differ only in their last index, one after the other, said as one:
+    `neurons[0]`, …, `neurons[15]` → `neurons[0–15] (16 boxes)`; `inputs[0]`, `inputs[1–9]`
+    → `inputs[0–9] (2 boxes)` (how many of the names listed it stands for)."""
+    runs: list[list] = []  # [prefix, first, last, suffix, names] or [name]
+    for name in said:
+        m = _INDEXED.match(name)
+        if m is None:
+            runs.append([name])
+            continue
+        prefix, first, last, suffix = m[1], int(m[2]), int(m[3] or m[2]), m[4]
+        run = runs[-1] if runs else None
+        if run is not None and len(run) == 5 and (run[0], run[3]) == (prefix, suffix) \
+                and run[2] + 1 == first:
+            run[2], run[4] = last, run[4] + 1
+        else:
+            runs.append([prefix, first, last, suffix, 1])
+    out = []
+    for run in runs:
+        if len(run) == 1 or run[4] == 1:
+            out.append(run[0] if len(run) == 1 else _said(run))
+        else:
+            out.append(f"{run[0]}[{run[1]}–{run[2]}]{run[3]} ({run[4]:,} boxes)")
+    return out
+
+
+def _said(run: list) -> str:
+    prefix, first, last, suffix, _ = run
+    return f"{prefix}[{first}]{suffix}" if first == last else f"{prefix}[{first}–{last}]{suffix}"
+
+
 def _listed(names: list[str]) -> str:
     """The names in the order they come, each once, with how many times if more than
-    once (`layer(16 → 32) (× 7)`); LISTED of them, then how many more."""
+    once (`layer(16 → 32) (× 7)`); more than LISTED, a run of them that differ in their
+    last index as one (`neurons[0–15] (16 boxes)`); LISTED of them, then how many more."""
     times: dict[str, int] = {}
     for name in names:
         times[name] = times.get(name, 0) + 1
+    once = [name for name, k in times.items() if k == 1]
     said = [name if k == 1 else f"{name} (× {k:,})" for name, k in times.items()]
+    if len(said) > LISTED and len(once) == len(said):  # too many: runs said as one
+        said = _ranges(said)
     if len(said) <= LISTED:
         return ", ".join(said)
-    return f"{', '.join(said[:LISTED])} and {len(said) - LISTED:,} more"
+    return f"{', '.join(said[:LISTED])}, … {len(said) - LISTED:,} more"

@@ -21,6 +21,7 @@ from gui.graph.groups.model import (
     Quotient,
     unit_group,
 )
+from gui.graph.groups.titles import has_constant
 from gui.graph.quotients import Buckets, changed_quotient_steps
 
 STEPS_PER_SLICE = 5_000
@@ -177,7 +178,7 @@ class Shown:
     def _span(self, spec_id: str) -> tuple[int, int]:
         """The run of nodes a spec node stands for."""
         k = int(spec_id[1:])
-        if spec_id[0] == "g":
+        if spec_id[0] in "gj":  # a group, or the junction of its bundled edges
             return self.groups[k].first, self.groups[k].last
         return k, k + 1
 
@@ -278,5 +279,7 @@ class Shown:
         what = {"names": "parameters", "structure": "one computation",
                 "stack": f"the same computation × {group.instances:,}",
                 "instance": "one instance of a repeated computation"}.get(group.kind, "a group")
-        return (f"{group.title}: {group.members:,} nodes ({what}). Double-click it or "
-                "press + to open it; − closes the group around the selection again.")
+        constants = (" Each c in its title is a constant: click the box to see which."
+                     if has_constant(group.title) else "")
+        return (f"{group.title}: {group.members:,} nodes ({what}).{constants} Double-click "
+                "it or press + to open it; − closes the group around the selection again.")

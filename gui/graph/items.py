@@ -400,3 +400,14 @@ class GroupItem(QGraphicsPathItem):
     def set_labels_visible(self, visible: bool) -> None:
         self.name.setVisible(visible)
         self.numbers.setVisible(visible)
+
+
+def junction_item(tip: str) -> QGraphicsPathItem:
+    """The dot where a bundle of edges meets (gui/graph/bundles.py)."""
+    path = QPainterPath()
+    path.addEllipse(QRectF(-4.0, -4.0, 8.0, 8.0))
+    item = QGraphicsPathItem(path)
+    item.setBrush(EDGE)
+    item.setPen(Qt.PenStyle.NoPen)
+    item.setToolTip(tip)
+    return item

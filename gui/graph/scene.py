@@ -42,6 +42,7 @@ from gui.graph.items import (
     OpItem,
     ValueItem,
     add_head,
+    junction_item,
     outputs_said,
     pen,
     segments_path,
@@ -96,6 +97,7 @@ class GraphScene(QGraphicsScene):
         self.shown = None  # a grouped graph's grouped.Shown, or None
         self.levels = None  # ... and its steps at the level drawn (levels.LevelSteps)
         self.group_items: dict[int, GroupItem] = {}  # collapsed group -> its box
+        self.junctions: dict[int, QGraphicsPathItem] = {}  # open group -> its bundle's dot
         self._group_edges: dict[int, list[int]] = {}  # collapsed group -> edges into it
         # an edge into a collapsed group: its consumers' first and last backward step,
         # and the gradient it has sent once both are taken, with how many operands
@@ -182,6 +184,10 @@ class GraphScene(QGraphicsScene):
             elif node_id[0] == "o":
                 item = OpItem(i, spec.symbols[i], spec.sizes[k][0], labels=not large)
                 self.op_items[i] = item
+            elif node_id[0] == "j":
+                item = self.junctions[i] = junction_item(
+                    f"The edges from the parameters of {shown.groups[i].title}, bundled: "
+                    "one edge from here into each box they feed")
             else:
                 node = self.nodes[i]
                 title = partial(box_title, node) if large else box_title(node)
@@ -616,6 +622,8 @@ class GraphScene(QGraphicsScene):
                 continue
             if node_id[0] == "o":
                 item, label = self.op_items[i], self.spec.symbols[i]
+            elif node_id[0] == "j":
+                item, label = self.junctions[i], ""
             else:
                 item, label = self._box[i], box_title(self.nodes[i])
             records.append({"id": node_id, "kind": self.spec.kinds[k], "label": label,

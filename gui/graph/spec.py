@@ -15,6 +15,7 @@ from engine.core.value import Value
 from engine.numbers import agrees
 from engine.numbers import number as digits
 from engine.numbers import operand as bracketed
+from gui.graph.bundles import JUNCTION, bundled_sources
 from gui.graph.items import OP_D, VALUE_H, VALUE_W, group_size, label_size, op_width
 
 LARGE = 1500      # above this many nodes, labels show only when zoomed in
@@ -69,7 +70,8 @@ class GraphSpec:
     constant's box too), 'o3' the operation that computes value 3. Edge e goes
     `edges[e]` = (source node, target node, label size or None) and stands for operand
     `keys[e]` = (value index i, parent position k) of value i, or (i, -1) for the edge
-    from the operation to its result."""
+    from the operation to its result. A grouped picture adds 'g5' (collapsed group 5)
+    and 'j5' (the junction of open group 5's bundled edges: gui/graph/bundles.py)."""
 
     ids: list[str]
     kinds: list[str]
@@ -199,6 +201,19 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
     ids, kinds, sizes, edges, keys, symbols, operands_of = [], [], [], [], [], {}, {}
     out: dict[int, int] = {}  # unit -> the spec node its edges leave from
     into: dict[int, int] = {}  # unit -> the spec node its edges enter
+    bundled = bundled_sources(shown)
+    junctions: dict[int, int] = {}  # an open group's bundle -> its junction's spec node
+    waiting = {holder: len(members) for holder, members in bundled.values()}
+
+    def joined(u: int) -> None:  # after a bundle's last source: its junction
+        holder = bundled[u][0]
+        waiting[holder] -= 1
+        if not waiting[holder]:
+            junctions[holder] = len(ids)
+            ids.append(f"j{holder}")
+            kinds.append("junction")
+            sizes.append(JUNCTION)
+
     for place, u in enumerate(q.units):
         if place % UNITS_PER_SLICE == UNITS_PER_SLICE - 1:
             yield
@@ -208,6 +223,8 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
             ids.append(f"g{g.id}")
             kinds.append("group")
             sizes.append(_group_room(g.title, g.kind == "stack"))
+            if u in bundled:
+                joined(u)
             continue
         node = nodes[u]
         if node.parents:
@@ -223,9 +240,12 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
         ids.append(f"v{u}")
         kinds.append("constant" if roles.get(node) == "constant" else "value")
         sizes.append((VALUE_W, VALUE_H))
+        if u in bundled:
+            joined(u)
         if node.parents:
             edges.append((into[u], out[u], None))
             keys.append((u, -1))
+    through: dict[tuple, int] = {}  # (bundle, target) or (source,) -> its edge
     for place, (s, t, operands) in enumerate(q.edges):
         if place % UNITS_PER_SLICE == UNITS_PER_SLICE - 1:
             yield
@@ -236,6 +256,20 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
             size = label_sizes.get((c, k)) or _label_room(label_sizes, steps, step_of, c, k)
             edges.append((out[s], into[t], size))
             keys.append((c, k))
+        elif s in bundled and bundled[s][0] in junctions:  # through its bundle's junction
+            holder, members = bundled[s]
+            j = junctions[holder]
+            if (s,) not in through:
+                through[(s,)] = len(edges)
+                edges.append((out[s], j, None))
+                keys.append((len(nodes) + holder, s))
+            e = through.get((holder, t))
+            if e is None:
+                e = through[(holder, t)] = len(edges)
+                edges.append((j, into[t], group_room))
+                keys.append((t, (holder, members)))  # what it sends: these sources'
+                operands_of[e] = ()
+            operands_of[e] += tuple(operands)
         else:
             operands_of[len(edges)] = operands
             edges.append((out[s], into[t], group_room))

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QCoreApplication, QEvent, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
+from gui.graph.framing import FIT_MARGIN, MARGIN_PX, shift, show_opened, show_start, zoom_anchor
 from gui.graph.scene import GraphScene
 
 MIN_ZOOM, MAX_ZOOM = 0.02, 8.0  # what the wheel and Ctrl+=/- reach
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
 SMALLEST_TEXT_PT = 8.5    # the smallest text in the graph: boxes, edge labels, long op symbols
 READABLE_PX = 9.0         # a new graph is never shown with text smaller than this
-MARGIN_PX = 24            # room kept around the boxes of a step when following it
 EDGE_BAND = 0.15          # a step that comes into this outer part of the view is centred
 SCENE_MARGIN = 20.0       # scene units around the graph that the scroll bars reach
-FIT_MARGIN = 24.0         # ... and that a fit leaves: more, so that no scroll bar appears
 
 
 class GraphView(QGraphicsView):
@@ -45,6 +44,7 @@ class GraphView(QGraphicsView):
         self._fitting = False
         self._press = None  # where a left-button press started, to tell a drag from a click
         self._into = None  # (a grouped graph's quotient, unit -> the units with edges into it)
+        self.opened = lambda: None  # the group the user opened last and is in (a grouped graph)
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
             bar.actionTriggered.connect(self._on_scroll_action)  # the user's, not setValue
 
@@ -77,16 +77,38 @@ class GraphView(QGraphicsView):
     def wheelEvent(self, event) -> None:
         steps = event.angleDelta().y() / 120.0
         if steps:
-            self.zoom_by(1.15 ** steps)
+            self.zoom_by(1.15 ** steps, event.position())
         event.accept()
 
-    def zoom_by(self, factor: float) -> None:
+    def zoom_by(self, factor: float, about: QPointF | None = None) -> None:
+        """Zoom by `factor` keeping the viewport point `about` still (the wheel: the
+        cursor); without one (Ctrl+= and Ctrl+-), the current step's box while it is on
+        screen, else the view's centre."""
         new = self.scale_factor() * factor
         self._auto_fit = None
         # out no further than the whole graph (a huge one is far below 2%)
         if (factor > 1.0 and new > MAX_ZOOM) or (factor < 1.0 and new < self._min_zoom()):
             return
+        about = zoom_anchor(self) if about is None else about
+        if about is None:
+            about = QPointF(self.viewport().rect().center())
+        still = self.mapToScene(about.toPoint())
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         self.scale(factor, factor)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self._settle_scroll_bars()
+        moved = self.mapFromScene(still) - about.toPoint()
+        self._scroll_by(moved.x(), moved.y())
+        self._update_labels()
+        self.zoomed.emit(self.scale_factor())
+
+    def set_zoom(self, scale: float) -> None:
+        """Zoom to `scale` about the view's centre (the user's zoom from then on)."""
+        self._auto_fit = None
+        centre = self.mapToScene(self.viewport().rect().center())
+        self.scale(scale / self.scale_factor(), scale / self.scale_factor())
+        self._settle_scroll_bars()
+        self.centerOn(centre)
         self._update_labels()
         self.zoomed.emit(self.scale_factor())
 
@@ -140,11 +162,12 @@ class GraphView(QGraphicsView):
             self.fit(readable=self._auto_fit)
 
     def fit(self, readable: bool = False) -> None:
-        """Show the whole graph, never magnified beyond 100%. With `readable`, never
-        shrink it so far that its smallest text is under READABLE_PX pixels: then show
-        its left end (where the forward pass starts) or, once stepping, the current
-        step and its parents, and let the view follow the steps from there. The fit is
-        redone on every resize until the user zooms or pans."""
+        """Show the whole graph, never magnified beyond 100%. With `readable` (Ctrl+0,
+        a new graph), never shrink it so far that its smallest text is under READABLE_PX
+        pixels: then show the group the user opened, or once stepping the current step
+        and its parents, or else the graph's start (see show_start), and let the view
+        follow the steps from there. The fit is redone on every resize until the user
+        zooms or pans."""
         self._auto_fit = readable
         self._fitting = True
         try:
@@ -179,53 +202,16 @@ class GraphView(QGraphicsView):
         self.scale(scale, scale)
         if scale <= fitting:
             self.centerOn(rect.center())
+            return
+        opened = self.opened()
+        if opened is not None and show_opened(self, opened):
+            self._auto_fit = readable  # framing the group is this fit's, not the user's zoom
         elif not self._show_step(center=True):
             self.show_start(rect)
 
     def show_start(self, rect: QRectF | None = None) -> None:
-        """Where a graph too big to read whole opens: a grouped one at its right end,
-        where the output and the computation it comes from are (a big model's leaves, its
-        parameters, fill the left end); any other at its left end."""
-        if rect is None:
-            rect = self.scene().graph_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN,
-                                                      FIT_MARGIN, FIT_MARGIN)
-        port, scale = self.viewport().rect(), self.scale_factor()
-        if rect.width() * scale <= port.width() and rect.height() * scale <= port.height():
-            self.centerOn(rect.center())  # all of it is on screen at this zoom
-            return
-        if self.scene().shown is not None and self._show_output_end(rect):
-            return
-        self._show_left_end(rect)
-
-    def _show_output_end(self, rect: QRectF) -> bool:
-        """The right end of the graph, at the height of the output and, if they fit, the
-        units it is computed from; False if the output is not drawn."""
-        scene = self.scene()
-        out = scene.value_item_of(scene.stepper.output) if scene.stepper else None
-        if out is None:
-            return False
-        scale = self.scale_factor()
-        port = self.viewport().rect()
-        half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
-        box = out.sceneBoundingRect()
-        near = QRectF(box)
-        for item in self._senders(scene.shown.unit_of_node(scene.shown.arrays.output)):
-            near = near.united(item.sceneBoundingRect())
-        span = near if near.height() + 2 * MARGIN_PX / scale <= 2 * half_h else box
-        x = rect.right() - half_w if rect.width() > 2 * half_w else rect.center().x()
-        self.centerOn(x, span.center().y())
-        return True
-
-    def _show_left_end(self, rect: QRectF) -> None:
-        """The left end of the graph, at the height of the forward pass's first node."""
-        scale = self.scale_factor()
-        half_w = self.viewport().width() / scale / 2
-        y = rect.center().y()
-        nodes = self.scene().nodes
-        first = self.scene().value_item_of(nodes[0]) if nodes else None
-        if first is not None and rect.height() * scale > self.viewport().height():
-            y = first.sceneBoundingRect().center().y()
-        self.centerOn(rect.left() + half_w, y)
+        """Where a graph too big to read whole opens (see framing.show_start)."""
+        show_start(self, rect)
 
     # -- following the steps ---------------------------------------------------------------
 
@@ -249,7 +235,7 @@ class GraphView(QGraphicsView):
         node = getattr(current, "node", current)
         if scene.levels is not None:  # grouped: the units sending into the current one
             root = getattr(current, "root", False)
-            parents = [] if root else self._senders(scene.levels.current_unit())
+            parents = [] if root else self.senders(scene.levels.current_unit())
         elif hasattr(current, "contributions"):
             parents = [scene.value_item_of(c.parent) for c in current.contributions
                        if c.parent is not node]
@@ -260,7 +246,7 @@ class GraphView(QGraphicsView):
                 items.append(item)
         return items
 
-    def _senders(self, unit: int | None) -> list:
+    def senders(self, unit: int | None) -> list:
         """The drawn items of the units with an edge into `unit` of a grouped graph: its
         operands going forward, the units it sends gradients to going backward."""
         scene = self.scene()
@@ -281,11 +267,12 @@ class GraphView(QGraphicsView):
                 items.append(item)
         return items
 
-    def follow_step(self) -> None:
+    def follow_step(self, center: bool = False) -> None:
         """Keep the current step's box, its op and its parents' boxes whole on screen and
-        clear of its edges (centred if they come near one), zooming out as little as
-        makes them fit (never below READABLE_PX text); else the box, leaning to them."""
-        self._show_step(center=False)
+        clear of its edges (centred if they come near one, or with `center`), zooming out
+        as little as makes them fit (never below READABLE_PX text); else the box, leaning
+        to them."""
+        self._show_step(center=center)
 
     def _show_step(self, center: bool) -> bool:
         items = self.step_items()
@@ -308,9 +295,9 @@ class GraphView(QGraphicsView):
         margin = MARGIN_PX / scale
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
         tiers = [everything, with_labels, near, box]
-        dx = _shift(visible.left(), visible.right(), [(r.left(), r.right()) for r in tiers],
+        dx = shift(visible.left(), visible.right(), [(r.left(), r.right()) for r in tiers],
                     margin, center, EDGE_BAND * visible.width())
-        dy = _shift(visible.top(), visible.bottom(), [(r.top(), r.bottom()) for r in tiers],
+        dy = shift(visible.top(), visible.bottom(), [(r.top(), r.bottom()) for r in tiers],
                     margin, center, EDGE_BAND * visible.height())
         self._scroll_by(dx * scale, dy * scale)
         return True
@@ -351,10 +338,14 @@ class GraphView(QGraphicsView):
         return [edge.label_rect() for edge in edges
                 if edge is not None and not edge.label_rect().isEmpty()]
 
-    def show_after_redraw(self, focus=None) -> None:
-        """A group opened or closed, the zoom kept: centre `focus` (the item of what was
-        opened or found), then pan the least that brings the current step and the units
-        it sends to in view; without a focus, the step centred, or the graph's start."""
+    def show_after_redraw(self, focus=None, opened: int | None = None) -> None:
+        """A group opened or closed: with `opened` (the group just opened), zoom and
+        pan to show what it holds and the current step (gui/graph/framing.py); else, the
+        zoom kept, centre `focus` (the item of what was found or closed), then pan the
+        least that brings the current step and the units it sends to in view; without a
+        focus, the step centred, or the graph's start."""
+        if opened is not None and show_opened(self, opened):
+            return
         if focus is not None:
             self.centerOn(focus)
             self._show_step(center=False)
@@ -390,27 +381,3 @@ class GraphView(QGraphicsView):
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         super().scrollContentsBy(dx, dy)
         self._label_visible_part()  # a large graph's boxes get their texts as they appear
-
-
-def _shift(low: float, high: float, spans: list[tuple[float, float]], margin: float,
-           center: bool, band: float = 0.0) -> float:
-    """How far to move the window [low, high] along one axis for the step's `spans`
-    (largest first: everything, ..., the box). If everything fits with `margin`: not at
-    all while it is clear of the outer `band` (or, too big for that, inside the margin),
-    else centred (and with `center`). Else the window leans towards everything as far as
-    keeps the largest span that fits clear of the band (or, too big, inside the margin)."""
-    room, pad = high - low, max(band, margin)
-    fits = [s for s in spans if s[1] - s[0] + 2 * margin <= room * 1.000001]  # zoomed to
-    if not fits:  # not even the box fits: show its start
-        return spans[-1][0] - margin - low
-    span_low, span_high = fits[0]
-    if center:
-        return (span_low + span_high) / 2 - (low + high) / 2
-    if fits[0] == spans[0]:
-        edge = pad if span_high - span_low + 2 * pad <= room else margin
-        if span_low < low + edge or span_high > high - edge:
-            return (span_low + span_high) / 2 - (low + high) / 2
-        return 0.0
-    edge = pad if span_high - span_low + 2 * pad <= room else margin
-    whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
-    return min(max(whole, span_high + edge - room), span_low - edge) - low

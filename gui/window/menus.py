@@ -84,8 +84,9 @@ class WindowMenus:
 
     def _view_menu(self, view) -> None:
         """Zoom, constants, groups, docks, presentation and theme, the tabs."""
-        self._action(view, "&Fit graph", lambda: self.graph_tab.view.fit(), "Ctrl+0",
-                     "Zoom to show the whole graph")
+        self._action(view, "&Fit graph", lambda: self.graph_tab.view.fit(readable=True),
+                     "Ctrl+0", "Zoom to show the whole graph, or as much of it as is "
+                     "readable")
         self._action(view, "Zoom &in", lambda: self.graph_tab.view.zoom_by(1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.graph_tab.view.zoom_by(0.8), "Ctrl+-")
         self.constants_action = QAction("Show &constants as nodes", self)

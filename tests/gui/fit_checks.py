@@ -79,7 +79,9 @@ def _label(w: QLabel) -> list[str]:
     room = w.contentsRect()
     if hasattr(w, "shown_lines"):  # a label that lays out its own lines says what it drew
         shown = " ".join(w.shown_lines())
-        return [] if shown == w.text() else [f"{_name(w)} shows {shown!r} of {w.text()!r}"]
+        said_shorter = "…" not in shown and w.toolTip().startswith(w.text())  # on purpose
+        return [] if shown == w.text() or said_shorter else [
+            f"{_name(w)} shows {shown!r} of {w.text()!r}"]
     if w.wordWrap():
         need = w.heightForWidth(w.width())
         if need > w.height() + SLACK:

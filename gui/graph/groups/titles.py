@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.core import ops
 from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.names import path_parts
@@ -14,6 +16,14 @@ _NAMED_TERMS = 2  # a Σ names at most this many of its leaf terms
 # how tightly an op's title binds: a sum 1, a product 2; - and ÷ group to the left
 _BINDS = {ops.ADD.name: 1, ops.SUB.name: 1, ops.MUL.name: 2, ops.DIV.name: 2}
 _LEFT_ONLY = {ops.SUB.name, ops.DIV.name}
+
+
+_CONSTANT = re.compile(r"(?<![\w.\[])c(?![\w\[(])")  # a title's `c`, not a name's
+
+
+def has_constant(title: str) -> bool:
+    """Whether `title` says a number of the program (an unnamed leaf) as `c`."""
+    return _CONSTANT.search(title) is not None
 
 
 def _closes_at_end(text: str) -> bool:
@@ -63,6 +73,7 @@ class Describer:
         self.head = head
         self.calls = 0  # functions of functions being said
         self.within: set[int] | None = None  # if set: a result outside it is said '…'
+        self.constants: list[int] | None = None  # if set: each leaf said 'c', in order
 
     def terms(self, v: int) -> list[int]:
         """The operands of the chain v is the last link of, in operand order."""
@@ -85,6 +96,8 @@ class Describer:
 
     def leaf(self, v: int) -> str:
         label = self.arrays.labels[v]
+        if not label and self.constants is not None:
+            self.constants.append(v)
         return short_name(label) if label else "c"
 
     def chain(self, v: int) -> str:

@@ -1,0 +1,192 @@
+"""Where the view goes after a group opens, and what the keyboard zooms about.
+
+A group opened shows what it holds: the view zooms (never below the readable size, never
+magnified past 100% unless the user's zoom already was) so that the opened group's
+boxes and the current step's box are on screen together, and centres them. If they do
+not fit at the readable size, the view stays at that size and shows the current step
+and what it sends to if the step is inside the group, else what the group holds
+(centred: a stack's instances, or what fits; else its output's end, what it
+computes); the user pans or zooms out from there.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from PySide6.QtCore import QPointF, QRectF
+
+MARGIN_PX = 24     # room kept around what a frame shows (as the view keeps around a step)
+FIT_MARGIN = 24.0  # scene units a fit leaves around the graph (the view's own)
+
+
+def opened_items(scene, g: int) -> list:
+    """The drawn items of what open group `g` holds: its nodes' boxes and op circles,
+    and the boxes of its collapsed groups."""
+    shown = scene.shown
+    if shown is None or shown.quotient is None or g not in shown.expanded:
+        return []
+    members = shown.members(g)
+    unit_of = shown.quotient.unit_of
+    items: list = []
+    for unit, _ in groupby(unit_of[members.start:members.stop]):
+        if unit < 0:
+            item = scene.group_items.get(-1 - unit)
+            if item is not None:
+                items.append(item)
+            continue
+        box = scene.value_item_of(scene.nodes[unit])
+        if box is not None:
+            items.append(box)
+        op = scene.op_items.get(unit)
+        if op is not None:
+            items.append(op)
+    return items
+
+
+def united(items) -> QRectF:
+    """The smallest rect that holds every item's box (empty for none)."""
+    rect = QRectF()
+    for item in items:
+        rect = rect.united(item.sceneBoundingRect())
+    return rect
+
+
+def frame_scale(view, rect: QRectF) -> float:
+    """The zoom that shows `rect` with the margin: the view's own if it does already
+    (and is readable), else as near to fitting as 100% and the readable size allow."""
+    port = view.viewport().rect()
+    room_w, room_h = port.width() - 2 * MARGIN_PX, port.height() - 2 * MARGIN_PX
+    scale, readable = view.scale_factor(), view.readable_scale()
+    if rect.isEmpty() or room_w <= 0 or room_h <= 0:
+        return max(scale, readable)
+    fitting = min(room_w / rect.width(), room_h / rect.height())
+    if readable * 0.999 <= scale <= fitting:
+        return scale
+    return max(min(fitting, 1.0), readable)
+
+
+def show_opened(view, g: int) -> bool:
+    """Show what open group `g` holds with the current step's box and the units it
+    sends to, or the one of them that matters (see the module's docstring); False if
+    nothing of it is drawn."""
+    region = united(opened_items(view.scene(), g))
+    if region.isEmpty():
+        return False
+    step = view.step_items()
+    everything = region.united(united(step)) if step else region
+    view.set_zoom(frame_scale(view, everything))
+    scale = view.scale_factor()
+    port = view.viewport().rect()
+    margin = MARGIN_PX / scale
+    def fits(rect: QRectF) -> bool:
+        return (rect.width() + 2 * margin <= port.width() / scale
+                and rect.height() + 2 * margin <= port.height() / scale)
+
+    if fits(everything):
+        view.centerOn(everything.center())
+    elif step and _step_inside(view.scene(), g):  # the step and what it sends to
+        view.follow_step(center=True)
+    elif fits(region) or view.scene().shown.groups[g].kind == "stack":  # its instances
+        view.centerOn(region.center())
+    else:  # its output's end (what it computes), at the readable size
+        half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
+        out = _output_item(view.scene(), g)
+        y = out.sceneBoundingRect().center().y() if out is not None else region.center().y()
+        x = max(region.center().x(), region.right() + margin - half_w)
+        y = min(max(y, region.top() - margin + half_h), region.bottom() + margin - half_h)
+        view.centerOn(QPointF(x, y))
+    return True
+
+
+def _step_inside(scene, g: int) -> bool:
+    """Whether the current step is about a node open group g holds."""
+    shown = scene.shown
+    return shown.node_at(scene.stepper.position) in shown.members(g)
+
+
+def _output_item(scene, g: int):
+    """The box of open group g's last node (its output, or its last one), if drawn."""
+    shown = scene.shown
+    return scene.value_item_of(scene.nodes[shown.members(g).stop - 1])
+
+
+def zoom_anchor(view) -> QPointF | None:
+    """Where the keyboard's zoom keeps still: the current step's box, in viewport
+    coordinates, while it is on screen; None (the view's centre) otherwise."""
+    step = view.step_items()
+    if not step:
+        return None
+    centre = view.mapFromScene(step[0].sceneBoundingRect().center())
+    return QPointF(centre) if view.viewport().rect().contains(centre) else None
+
+
+def show_start(view, rect: QRectF | None = None) -> None:
+    """Where a graph too big to read whole opens: a grouped one at its right end,
+    where the output and the computation it comes from are (a big model's leaves, its
+    parameters, fill the left end); any other at its left end."""
+    if rect is None:
+        rect = view.scene().graph_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN,
+                                                  FIT_MARGIN, FIT_MARGIN)
+    port, scale = view.viewport().rect(), view.scale_factor()
+    if rect.width() * scale <= port.width() and rect.height() * scale <= port.height():
+        view.centerOn(rect.center())  # all of it is on screen at this zoom
+        return
+    if view.scene().shown is not None and _show_output_end(view, rect):
+        return
+    _show_left_end(view, rect)
+
+
+def _show_output_end(view, rect: QRectF) -> bool:
+    """The right end of the graph, at the height of the output and, if they fit, the
+    units it is computed from; False if the output is not drawn."""
+    scene = view.scene()
+    out = scene.value_item_of(scene.stepper.output) if scene.stepper else None
+    if out is None:
+        return False
+    scale = view.scale_factor()
+    port = view.viewport().rect()
+    half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
+    box = out.sceneBoundingRect()
+    near = QRectF(box)
+    for item in view.senders(scene.shown.unit_of_node(scene.shown.arrays.output)):
+        near = near.united(item.sceneBoundingRect())
+    span = near if near.height() + 2 * MARGIN_PX / scale <= 2 * half_h else box
+    x = rect.right() - half_w if rect.width() > 2 * half_w else rect.center().x()
+    view.centerOn(x, span.center().y())
+    return True
+
+
+def _show_left_end(view, rect: QRectF) -> None:
+    """The left end of the graph, at the height of the forward pass's first node."""
+    scale = view.scale_factor()
+    half_w = view.viewport().width() / scale / 2
+    y = rect.center().y()
+    nodes = view.scene().nodes
+    first = view.scene().value_item_of(nodes[0]) if nodes else None
+    if first is not None and rect.height() * scale > view.viewport().height():
+        y = first.sceneBoundingRect().center().y()
+    view.centerOn(rect.left() + half_w, y)
+
+
+def shift(low: float, high: float, spans: list[tuple[float, float]], margin: float,
+          center: bool, band: float = 0.0) -> float:
+    """How far to move the window [low, high] along one axis for the step's `spans`
+    (largest first: everything, ..., the box). If everything fits with `margin`: not at
+    all while it is clear of the outer `band` (or, too big for that, inside the margin),
+    else centred (and with `center`). Else the window leans towards everything as far as
+    keeps the largest span that fits clear of the band (or, too big, inside the margin)."""
+    room, pad = high - low, max(band, margin)
+    fits = [s for s in spans if s[1] - s[0] + 2 * margin <= room * 1.000001]  # zoomed to
+    if not fits:  # not even the box fits: show its start
+        return spans[-1][0] - margin - low
+    span_low, span_high = fits[0]
+    if center:
+        return (span_low + span_high) / 2 - (low + high) / 2
+    if fits[0] == spans[0]:
+        edge = pad if span_high - span_low + 2 * pad <= room else margin
+        if span_low < low + edge or span_high > high - edge:
+            return (span_low + span_high) / 2 - (low + high) / 2
+        return 0.0
+    edge = pad if span_high - span_low + 2 * pad <= room else margin
+    whole = (spans[0][0] + spans[0][1]) / 2 - room / 2
+    return min(max(whole, span_high + edge - room), span_low - edge) - low
