@@ -185,15 +185,11 @@ UNITS_PER_SLICE = 100  # a grouped picture's spec yields after this many units o
 
 def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
                         label_sizes: dict | None = None):
-    """`quotient_spec` as a generator that yields (None) after every UNITS_PER_SLICE
-    units and edges (a group's box and an operand's label are measured by Qt's font
-    metrics: a new picture of hundreds of them would hold the window for tens of ms),
-    and returns the spec."""
-    label_sizes = {} if label_sizes is None else label_sizes
-    stepper, q = shown.stepper, shown.quotient
-    nodes, unit_of = stepper.forward_steps, q.unit_of
-    steps, step_of = stepper.backward_steps, shown.step_of
-    group_room = label_size(GROUP_LABEL_WIDEST)
+    """`quotient_spec` as a generator yielding (None) every UNITS_PER_SLICE units and
+    edges (boxes and labels are measured by Qt's font metrics: hundreds of them would
+    hold the window for tens of ms); returns the spec."""
+    q, nodes = shown.quotient, shown.stepper.forward_steps
+    unit_of = q.unit_of
 
     def hidden(i: int) -> bool:  # a folded constant shown as itself
         return folded and unit_of[i] == i and roles.get(nodes[i]) == "constant"
@@ -201,8 +197,7 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
     ids, kinds, sizes, edges, keys, symbols, operands_of = [], [], [], [], [], {}, {}
     out: dict[int, int] = {}  # unit -> the spec node its edges leave from
     into: dict[int, int] = {}  # unit -> the spec node its edges enter
-    bundled = bundled_sources(shown)
-    junctions: dict[int, int] = {}  # an open group's bundle -> its junction's spec node
+    bundled, junctions = bundled_sources(shown), {}  # junctions: bundle -> its spec node
     waiting = {holder: len(members) for holder, members in bundled.values()}
 
     def joined(u: int) -> None:  # after a bundle's last source: its junction
@@ -245,6 +240,22 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
         if node.parents:
             edges.append((into[u], out[u], None))
             keys.append((u, -1))
+    yield from _quotient_edges(shown, label_sizes, out, into, bundled, junctions,
+                               (edges, keys, operands_of))
+    return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded, operands_of)
+
+
+def _quotient_edges(shown, label_sizes: dict | None, out: dict, into: dict, bundled: dict,
+                    junctions: dict, made: tuple):
+    """`quotient_spec_steps`' edges, appended to `made` (edges, keys, operands_of): an
+    operand's edge with its label's room, an edge into a group with the group label's,
+    and a bundle's sources through its junction (one edge per source into it, one out
+    of it per group it sends to). Yields as the units' loop does."""
+    edges, keys, operands_of = made
+    label_sizes = {} if label_sizes is None else label_sizes
+    q, steps, step_of = shown.quotient, shown.stepper.backward_steps, shown.step_of
+    n_nodes = len(shown.stepper.forward_steps)
+    group_room = label_size(GROUP_LABEL_WIDEST)
     through: dict[tuple, int] = {}  # (bundle, target) or (source,) -> its edge
     for place, (s, t, operands) in enumerate(q.edges):
         if place % UNITS_PER_SLICE == UNITS_PER_SLICE - 1:
@@ -262,7 +273,7 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
             if (s,) not in through:
                 through[(s,)] = len(edges)
                 edges.append((out[s], j, None))
-                keys.append((len(nodes) + holder, s))
+                keys.append((n_nodes + holder, s))
             e = through.get((holder, t))
             if e is None:
                 e = through[(holder, t)] = len(edges)
@@ -274,7 +285,6 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
             operands_of[len(edges)] = operands
             edges.append((out[s], into[t], group_room))
             keys.append((t, s))
-    return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded, operands_of)
 
 
 _group_room = lru_cache(maxsize=4_096)(group_size)  # a title's room, measured once
