@@ -243,7 +243,8 @@ class Value:
         Gradients add to what `grad` already holds (zero them first with `zero_grad`
         to start over). Returns the topological order used, parents before children.
         """
-        order = topological_order(self)
+        order: list[Value] = []
+        _walk_with_stack(self, object(), order.append)  # topological_order's order
         self.grad = 1.0
         for node in reversed(order):
             a = node._a
@@ -346,10 +347,10 @@ def topological_order(root: Value) -> list[Value]:
     try:
         _visit(root, token, order.append, 0)
     except RecursionError:
-        # Called with little of the recursion limit left. The nodes finished so far are
-        # emitted and marked, those on the abandoned path are neither: the stack walk
-        # skips the first and finishes the rest, in the order the recursion would have.
-        _walk_with_stack(root, token, order.append)
+        # Called with little of the recursion limit left: the walk starts over with an
+        # explicit stack and a token of its own (what the recursion marked is ignored).
+        order.clear()
+        _walk_with_stack(root, object(), order.append)
     return order
 
 
@@ -377,29 +378,44 @@ def _visit(node: Value, token: object, emit, depth: int) -> None:
 
 
 def _walk_with_stack(root: Value, token: object, emit) -> None:
-    """`_visit` without recursion.
+    """`_visit` without recursion: the same order, nothing allocated per node.
 
-    A node on top of the stack rescans its (one or two) parents for the next unfinished
-    one instead of keeping an iterator: nothing is allocated per node, so the garbage
-    collector stays idle and the cost per node stays flat as graphs grow.
+    A node is marked when it is first reached (in a graph without cycles nothing below
+    it on the stack can reach it again) and emitted once its parents are. Going down, a
+    node is pushed only while one of its parents is walked; coming back up to it, its
+    first parent is done (it was walked first), so only its second is looked at.
     """
-    stack = [root]
+    stack: list[Value] = []
     push, pop = stack.append, stack.pop
-    while stack:
-        node = stack[-1]
-        parent = node._a
-        if parent is not None:
-            if parent._mark is not token:
-                push(parent)
+    node = root
+    root._mark = token
+    while True:
+        while True:  # down: the first parent not yet reached, else the second
+            parent = node._a
+            if parent is not None and parent._mark is not token:
+                parent._mark = token
+                push(node)
+                node = parent
                 continue
             parent = node._b
             if parent is not None and parent._mark is not token:
-                push(parent)
+                parent._mark = token
+                push(node)
+                node = parent
                 continue
-        pop()
-        if node._mark is not token:
+            break
+        emit(node)
+        while stack:  # up: each node's first parent is done; its second may not be
+            node = pop()
+            parent = node._b
+            if parent is not None and parent._mark is not token:
+                parent._mark = token
+                push(node)
+                node = parent
+                break
             emit(node)
-            node._mark = token
+        else:
+            return
 
 
 def zero_grad(values: Iterable[Value]) -> None:
