@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from itertools import repeat
 
 from engine._gc import made_quietly
 from engine.core import ops
@@ -117,7 +118,10 @@ class Value:
     # grad 0, no label, no second parent).
 
     def __add__(self, other) -> Value:
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a, v._ga = "+", self, 1.0
         if isinstance(other, Value):
             v.data = self.data + other.data
@@ -127,13 +131,24 @@ class Value:
         return v
 
     def __sub__(self, other) -> Value:
+        try:
+            v = _take()
+        except IndexError:
+            v = _refill()
+        v._op, v._a, v._ga = "-", self, 1.0
         if isinstance(other, Value):
-            return _binary(self.data - other.data, self, other, "-", 1.0, -1.0)
-        return _unary(self.data - other, self, "-", 1.0)
+            v.data = self.data - other.data
+            v._b, v._gb = other, -1.0
+        else:
+            v.data = self.data - other
+        return v
 
     def __mul__(self, other) -> Value:
         # d(ab)/da = b, d(ab)/db = a
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a = "*", self
         if isinstance(other, Value):
             v.data = self.data * other.data
@@ -167,7 +182,12 @@ class Value:
             # k is an even integer and k - 1 (odd) rounds back to k: x**(k-1) keeps the
             # sign of x, and its size is finite and non-zero only where |x| == 1
             local = k * math.copysign(math.pow(abs(x), k - 1.0), x)
-        return _unary(out, self, ops.power_name(k), local)
+        name = _POWER_NAMES.get(k)
+        if name is None:
+            name = ops.power_name(k)
+            if len(_POWER_NAMES) < 64:  # the few exponents a program uses, kept
+                _POWER_NAMES[k] = name
+        return _unary(out, self, name, local)
 
     def __rpow__(self, base) -> Value:
         # a number raised to this Value: one parent, the exponent; the base is folded
@@ -176,7 +196,10 @@ class Value:
         return _unary(out, self, _POW_INPUT, _pow_input_local(out, b, self.data)[1])
 
     def __radd__(self, other) -> Value:
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a, v._ga = "+", self, 1.0
         v.data = other + self.data
         return v
@@ -185,7 +208,10 @@ class Value:
         return _unary(other - self.data, self, "-", -1.0)
 
     def __rmul__(self, other) -> Value:
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a, v._ga = "*", self, other
         v.data = other * self.data
         return v
@@ -207,14 +233,20 @@ class Value:
 
     def tanh(self) -> Value:
         t = math.tanh(self.data)
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a = "tanh", self
         v.data, v._ga = t, 1.0 - t * t  # tanh'(z) = 1 - tanh(z)^2
         return v
 
     def relu(self) -> Value:
         x = self.data
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a = "relu", self
         # relu'(0) = 0: the flat branch is the one that ran
         if x > 0.0:
@@ -243,9 +275,21 @@ class Value:
         Gradients add to what `grad` already holds (zero them first with `zero_grad`
         to start over). Returns the topological order used, parents before children.
         """
-        order: list[Value] = []
-        _walk_with_stack(self, object(), order.append)  # topological_order's order
         self.grad = 1.0
+        # From the root down to the first node of two parents (or a leaf), each node has
+        # one parent and nothing else in the graph reaches it: its rule runs at once,
+        # first, as in the reverse depth-first order, and needs no walk (a chain).
+        run: list[Value] = []
+        node = self
+        while node._b is None:
+            a = node._a
+            if a is None:
+                break
+            run.append(node)
+            a.grad += node._ga * node.grad
+            node = a
+        order: list[Value] = []
+        _walk_with_stack(node, object(), order.append)  # topological_order's order
         for node in reversed(order):
             a = node._a
             if a is not None:  # leaves have no rule
@@ -254,6 +298,8 @@ class Value:
                 b = node._b
                 if b is not None:
                     b.grad += node._gb * g
+        run.reverse()
+        order += run
         return order
 
 
@@ -276,6 +322,7 @@ for _op in ops.FUNCTIONS:
         setattr(Value, _op.method, value_method(_op))
 
 _POW_INPUT = ops.POW_INPUT.name
+_POWER_NAMES: dict[float, str] = {}  # an exponent's op name (ops.power_name), once made
 _pow_input, _pow_input_local = ops.POW_INPUT.forward, ops.POW_INPUT.local
 
 
@@ -289,7 +336,7 @@ _batch = _BATCH[0]
 
 
 def _blanks(n: int) -> list[Value]:
-    blanks = [_new(Value) for _ in range(n)]
+    blanks = list(map(_new, repeat(Value, n)))
     for v in blanks:  # (`_gb` is read only where `_b` is set)
         v.grad = 0.0
         v.label = ""
@@ -307,14 +354,20 @@ def _refill() -> Value:
 
 
 def _unary(data: float, a: Value, op: str, ga: float) -> Value:
-    v = _take() if _pool else _refill()
+    try:
+        v = _take()
+    except IndexError:
+        v = _refill()
     v.data, v._op = data, op
     v._a, v._ga = a, ga
     return v
 
 
 def _binary(data: float, a: Value, b: Value, op: str, ga: float, gb: float) -> Value:
-    v = _take() if _pool else _refill()
+    try:
+        v = _take()
+    except IndexError:
+        v = _refill()
     v.data, v._op = data, op
     v._a, v._ga = a, ga
     v._b, v._gb = b, gb
@@ -324,7 +377,10 @@ def _binary(data: float, a: Value, b: Value, op: str, ga: float, gb: float) -> V
 def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
     """A new result node of one or two `parents`, with their `local` derivatives (or a
     leaf, with none). Skips __init__'s conversion: `data` is already a float."""
-    v = _take() if _pool else _refill()
+    try:
+        v = _take()
+    except IndexError:
+        v = _refill()
     v.data, v._op = data, op
     v._prev = parents
     v._local = local
