@@ -173,11 +173,11 @@ class Value:
         k = float(exponent)
         x = self.data
         # math.pow raises ValueError where ** would return a complex number
-        out = math.pow(x, k)
+        out = _pow(x, k)
         if k == 0.0:
             local = 0.0
         elif abs(k) < 2.0**53:  # k - 1 is exact
-            local = k * math.pow(x, k - 1.0)
+            local = k * _pow(x, k - 1.0)
         else:
             # k is an even integer and k - 1 (odd) rounds back to k: x**(k-1) keeps the
             # sign of x, and its size is finite and non-zero only where |x| == 1
@@ -187,7 +187,12 @@ class Value:
             name = ops.power_name(k)
             if len(_POWER_NAMES) < 64:  # the few exponents a program uses, kept
                 _POWER_NAMES[k] = name
-        return _unary(out, self, name, local)
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
+        v.data, v._op, v._a, v._ga = out, name, self, local
+        return v
 
     def __rpow__(self, base) -> Value:
         # a number raised to this Value: one parent, the exponent; the base is folded
@@ -279,15 +284,17 @@ class Value:
         # From the root down to the first node of two parents (or a leaf), each node has
         # one parent and nothing else in the graph reaches it: its rule runs at once,
         # first, as in the reverse depth-first order, and needs no walk (a chain).
-        run: list[Value] = []
         node = self
-        while node._b is None:
-            a = node._a
-            if a is None:
-                break
-            run.append(node)
-            a.grad += node._ga * node.grad
-            node = a
+        run: list[Value] | None = None
+        if node._b is None and node._a is not None:
+            run = []
+            while node._b is None:
+                a = node._a
+                if a is None:
+                    break
+                run.append(node)
+                a.grad += node._ga * node.grad
+                node = a
         order: list[Value] = []
         _walk_with_stack(node, object(), order.append)  # topological_order's order
         for node in reversed(order):
@@ -298,8 +305,9 @@ class Value:
                 b = node._b
                 if b is not None:
                     b.grad += node._gb * g
-        run.reverse()
-        order += run
+        if run:
+            run.reverse()
+            order += run
         return order
 
 
@@ -322,7 +330,8 @@ for _op in ops.FUNCTIONS:
         setattr(Value, _op.method, value_method(_op))
 
 _POW_INPUT = ops.POW_INPUT.name
-_POWER_NAMES: dict[float, str] = {}  # an exponent's op name (ops.power_name), once made
+_POWER_NAMES: dict[float, str] = {}
+_pow = math.pow  # an exponent's op name (ops.power_name), once made
 _pow_input, _pow_input_local = ops.POW_INPUT.forward, ops.POW_INPUT.local
 
 
@@ -439,7 +448,9 @@ def _walk_with_stack(root: Value, token: object, emit) -> None:
     A node is marked when it is first reached (in a graph without cycles nothing below
     it on the stack can reach it again) and emitted once its parents are. Going down, a
     node is pushed only while one of its parents is walked; coming back up to it, its
-    first parent is done (it was walked first), so only its second is looked at.
+    first parent is done (it was walked first), so only its second is looked at. A
+    parent that is a leaf, or (coming back up) whose own parents are done, is emitted
+    at once instead of being walked.
     """
     stack: list[Value] = []
     push, pop = stack.append, stack.pop
@@ -450,15 +461,19 @@ def _walk_with_stack(root: Value, token: object, emit) -> None:
             parent = node._a
             if parent is not None and parent._mark is not token:
                 parent._mark = token
-                push(node)
-                node = parent
-                continue
+                if parent._a is not None:
+                    push(node)
+                    node = parent
+                    continue
+                emit(parent)  # a leaf
             parent = node._b
             if parent is not None and parent._mark is not token:
                 parent._mark = token
-                push(node)
-                node = parent
-                continue
+                if parent._a is not None:
+                    push(node)
+                    node = parent
+                    continue
+                emit(parent)
             break
         emit(node)
         while stack:  # up: each node's first parent is done; its second may not be
@@ -466,9 +481,13 @@ def _walk_with_stack(root: Value, token: object, emit) -> None:
             parent = node._b
             if parent is not None and parent._mark is not token:
                 parent._mark = token
-                push(node)
-                node = parent
-                break
+                a, b = parent._a, parent._b
+                if a is not None and (a._mark is not token
+                                      or b is not None and b._mark is not token):
+                    push(node)
+                    node = parent
+                    break
+                emit(parent)  # a leaf, or its parents are done
             emit(node)
         else:
             return
