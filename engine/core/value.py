@@ -16,11 +16,13 @@ even in a user's own loop, counts nothing towards the collector's next collectio
 never makes it rescan the growing graph.
 
 `backward()` applies the rules in the reverse of `topological_order` (the depth-first
-post-order of the lesson, which the stepper walks): the stepper's last step ends on
-`backward()`'s gradients to the bit because both add each node's contributions in that
-one order. (Creation order is a topological order too and would need no walk, but it
-adds some nodes' contributions in another order, which changes the last bits of their
-sums: see docs/performance.md.)
+post-order of the lesson, which the stepper walks), found by a walk without recursion
+(and no walk at all for the run of one-parent nodes from the root): the stepper's last
+step ends on `backward()`'s gradients to the bit because both add each node's
+contributions in that one order. (Creation order is a topological order too and would
+need no walk, but wherever a first operand is made after its second and both reach a
+common node it adds that node's contributions in another order, which changes the last
+bits of sums of three terms or more: see docs/performance.md.)
 
 What each op is (its name on a node, its value, its local derivatives) is its entry in
 engine/core/ops.py. The operators and the lesson's functions are written out here for speed
@@ -330,8 +332,8 @@ for _op in ops.FUNCTIONS:
         setattr(Value, _op.method, value_method(_op))
 
 _POW_INPUT = ops.POW_INPUT.name
-_POWER_NAMES: dict[float, str] = {}
-_pow = math.pow  # an exponent's op name (ops.power_name), once made
+_POWER_NAMES: dict[float, str] = {}  # an exponent's op name (ops.power_name), once made
+_pow = math.pow
 _pow_input, _pow_input_local = ops.POW_INPUT.forward, ops.POW_INPUT.local
 
 
