@@ -16,11 +16,13 @@ even in a user's own loop, counts nothing towards the collector's next collectio
 never makes it rescan the growing graph.
 
 `backward()` applies the rules in the reverse of `topological_order` (the depth-first
-post-order of the lesson, which the stepper walks): the stepper's last step ends on
-`backward()`'s gradients to the bit because both add each node's contributions in that
-one order. (Creation order is a topological order too and would need no walk, but it
-adds some nodes' contributions in another order, which changes the last bits of their
-sums: see docs/performance.md.)
+post-order of the lesson, which the stepper walks), found by a walk without recursion
+(and no walk at all for the run of one-parent nodes from the root): the stepper's last
+step ends on `backward()`'s gradients to the bit because both add each node's
+contributions in that one order. (Creation order is a topological order too and would
+need no walk, but wherever a first operand is made after its second and both reach a
+common node it adds that node's contributions in another order, which changes the last
+bits of sums of three terms or more: see docs/performance.md.)
 
 What each op is (its name on a node, its value, its local derivatives) is its entry in
 engine/core/ops.py. The operators and the lesson's functions are written out here for speed
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from itertools import repeat
 
 from engine._gc import made_quietly
 from engine.core import ops
@@ -117,7 +120,10 @@ class Value:
     # grad 0, no label, no second parent).
 
     def __add__(self, other) -> Value:
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a, v._ga = "+", self, 1.0
         if isinstance(other, Value):
             v.data = self.data + other.data
@@ -127,13 +133,24 @@ class Value:
         return v
 
     def __sub__(self, other) -> Value:
+        try:
+            v = _take()
+        except IndexError:
+            v = _refill()
+        v._op, v._a, v._ga = "-", self, 1.0
         if isinstance(other, Value):
-            return _binary(self.data - other.data, self, other, "-", 1.0, -1.0)
-        return _unary(self.data - other, self, "-", 1.0)
+            v.data = self.data - other.data
+            v._b, v._gb = other, -1.0
+        else:
+            v.data = self.data - other
+        return v
 
     def __mul__(self, other) -> Value:
         # d(ab)/da = b, d(ab)/db = a
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a = "*", self
         if isinstance(other, Value):
             v.data = self.data * other.data
@@ -158,16 +175,26 @@ class Value:
         k = float(exponent)
         x = self.data
         # math.pow raises ValueError where ** would return a complex number
-        out = math.pow(x, k)
+        out = _pow(x, k)
         if k == 0.0:
             local = 0.0
         elif abs(k) < 2.0**53:  # k - 1 is exact
-            local = k * math.pow(x, k - 1.0)
+            local = k * _pow(x, k - 1.0)
         else:
             # k is an even integer and k - 1 (odd) rounds back to k: x**(k-1) keeps the
             # sign of x, and its size is finite and non-zero only where |x| == 1
             local = k * math.copysign(math.pow(abs(x), k - 1.0), x)
-        return _unary(out, self, ops.power_name(k), local)
+        name = _POWER_NAMES.get(k)
+        if name is None:
+            name = ops.power_name(k)
+            if len(_POWER_NAMES) < 64:  # the few exponents a program uses, kept
+                _POWER_NAMES[k] = name
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
+        v.data, v._op, v._a, v._ga = out, name, self, local
+        return v
 
     def __rpow__(self, base) -> Value:
         # a number raised to this Value: one parent, the exponent; the base is folded
@@ -176,7 +203,10 @@ class Value:
         return _unary(out, self, _POW_INPUT, _pow_input_local(out, b, self.data)[1])
 
     def __radd__(self, other) -> Value:
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a, v._ga = "+", self, 1.0
         v.data = other + self.data
         return v
@@ -185,7 +215,10 @@ class Value:
         return _unary(other - self.data, self, "-", -1.0)
 
     def __rmul__(self, other) -> Value:
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a, v._ga = "*", self, other
         v.data = other * self.data
         return v
@@ -207,14 +240,20 @@ class Value:
 
     def tanh(self) -> Value:
         t = math.tanh(self.data)
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a = "tanh", self
         v.data, v._ga = t, 1.0 - t * t  # tanh'(z) = 1 - tanh(z)^2
         return v
 
     def relu(self) -> Value:
         x = self.data
-        v = _take() if _pool else _refill()
+        try:
+            v = _take()
+        except IndexError:  # the pool is empty
+            v = _refill()
         v._op, v._a = "relu", self
         # relu'(0) = 0: the flat branch is the one that ran
         if x > 0.0:
@@ -243,8 +282,23 @@ class Value:
         Gradients add to what `grad` already holds (zero them first with `zero_grad`
         to start over). Returns the topological order used, parents before children.
         """
-        order = topological_order(self)
         self.grad = 1.0
+        # From the root down to the first node of two parents (or a leaf), each node has
+        # one parent and nothing else in the graph reaches it: its rule runs at once,
+        # first, as in the reverse depth-first order, and needs no walk (a chain).
+        node = self
+        run: list[Value] | None = None
+        if node._b is None and node._a is not None:
+            run = []
+            while node._b is None:
+                a = node._a
+                if a is None:
+                    break
+                run.append(node)
+                a.grad += node._ga * node.grad
+                node = a
+        order: list[Value] = []
+        _walk_with_stack(node, object(), order.append)  # topological_order's order
         for node in reversed(order):
             a = node._a
             if a is not None:  # leaves have no rule
@@ -253,6 +307,9 @@ class Value:
                 b = node._b
                 if b is not None:
                     b.grad += node._gb * g
+        if run:
+            run.reverse()
+            order += run
         return order
 
 
@@ -275,6 +332,8 @@ for _op in ops.FUNCTIONS:
         setattr(Value, _op.method, value_method(_op))
 
 _POW_INPUT = ops.POW_INPUT.name
+_POWER_NAMES: dict[float, str] = {}  # an exponent's op name (ops.power_name), once made
+_pow = math.pow
 _pow_input, _pow_input_local = ops.POW_INPUT.forward, ops.POW_INPUT.local
 
 
@@ -288,7 +347,7 @@ _batch = _BATCH[0]
 
 
 def _blanks(n: int) -> list[Value]:
-    blanks = [_new(Value) for _ in range(n)]
+    blanks = list(map(_new, repeat(Value, n)))
     for v in blanks:  # (`_gb` is read only where `_b` is set)
         v.grad = 0.0
         v.label = ""
@@ -306,14 +365,20 @@ def _refill() -> Value:
 
 
 def _unary(data: float, a: Value, op: str, ga: float) -> Value:
-    v = _take() if _pool else _refill()
+    try:
+        v = _take()
+    except IndexError:
+        v = _refill()
     v.data, v._op = data, op
     v._a, v._ga = a, ga
     return v
 
 
 def _binary(data: float, a: Value, b: Value, op: str, ga: float, gb: float) -> Value:
-    v = _take() if _pool else _refill()
+    try:
+        v = _take()
+    except IndexError:
+        v = _refill()
     v.data, v._op = data, op
     v._a, v._ga = a, ga
     v._b, v._gb = b, gb
@@ -323,7 +388,10 @@ def _binary(data: float, a: Value, b: Value, op: str, ga: float, gb: float) -> V
 def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
     """A new result node of one or two `parents`, with their `local` derivatives (or a
     leaf, with none). Skips __init__'s conversion: `data` is already a float."""
-    v = _take() if _pool else _refill()
+    try:
+        v = _take()
+    except IndexError:
+        v = _refill()
     v.data, v._op = data, op
     v._prev = parents
     v._local = local
@@ -346,10 +414,10 @@ def topological_order(root: Value) -> list[Value]:
     try:
         _visit(root, token, order.append, 0)
     except RecursionError:
-        # Called with little of the recursion limit left. The nodes finished so far are
-        # emitted and marked, those on the abandoned path are neither: the stack walk
-        # skips the first and finishes the rest, in the order the recursion would have.
-        _walk_with_stack(root, token, order.append)
+        # Called with little of the recursion limit left: the walk starts over with an
+        # explicit stack and a token of its own (what the recursion marked is ignored).
+        order.clear()
+        _walk_with_stack(root, object(), order.append)
     return order
 
 
@@ -377,29 +445,54 @@ def _visit(node: Value, token: object, emit, depth: int) -> None:
 
 
 def _walk_with_stack(root: Value, token: object, emit) -> None:
-    """`_visit` without recursion.
+    """`_visit` without recursion: the same order, nothing allocated per node.
 
-    A node on top of the stack rescans its (one or two) parents for the next unfinished
-    one instead of keeping an iterator: nothing is allocated per node, so the garbage
-    collector stays idle and the cost per node stays flat as graphs grow.
+    A node is marked when it is first reached (in a graph without cycles nothing below
+    it on the stack can reach it again) and emitted once its parents are. Going down, a
+    node is pushed only while one of its parents is walked; coming back up to it, its
+    first parent is done (it was walked first), so only its second is looked at. A
+    parent that is a leaf, or (coming back up) whose own parents are done, is emitted
+    at once instead of being walked.
     """
-    stack = [root]
+    stack: list[Value] = []
     push, pop = stack.append, stack.pop
-    while stack:
-        node = stack[-1]
-        parent = node._a
-        if parent is not None:
-            if parent._mark is not token:
-                push(parent)
-                continue
+    node = root
+    root._mark = token
+    while True:
+        while True:  # down: the first parent not yet reached, else the second
+            parent = node._a
+            if parent is not None and parent._mark is not token:
+                parent._mark = token
+                if parent._a is not None:
+                    push(node)
+                    node = parent
+                    continue
+                emit(parent)  # a leaf
             parent = node._b
             if parent is not None and parent._mark is not token:
-                push(parent)
-                continue
-        pop()
-        if node._mark is not token:
+                parent._mark = token
+                if parent._a is not None:
+                    push(node)
+                    node = parent
+                    continue
+                emit(parent)
+            break
+        emit(node)
+        while stack:  # up: each node's first parent is done; its second may not be
+            node = pop()
+            parent = node._b
+            if parent is not None and parent._mark is not token:
+                parent._mark = token
+                a, b = parent._a, parent._b
+                if a is not None and (a._mark is not token
+                                      or b is not None and b._mark is not token):
+                    push(node)
+                    node = parent
+                    break
+                emit(parent)  # a leaf, or its parents are done
             emit(node)
-            node._mark = token
+        else:
+            return
 
 
 def zero_grad(values: Iterable[Value]) -> None:
