@@ -187,12 +187,13 @@ class CheckRun:
             self.load_error = (f"loading the file took longer than {self.timeout_s:g} s: "
                                "it was stopped")
             return
-        name = self.current or self._remaining()[0]
+        name = self.current or (self._remaining() or [None])[0]
         self._kill_child()
-        self.results[name] = {
-            "status": "timeout",
-            "sentence": f"did not finish within {self.timeout_s:g} s: stopped"}
-        finished.append(name)
+        if name is not None:  # else every check had its result; only "done" was late
+            self.results[name] = {
+                "status": "timeout",
+                "sentence": f"did not finish within {self.timeout_s:g} s: stopped"}
+            finished.append(name)
         self._start_child()
 
     def cancel(self) -> None:
