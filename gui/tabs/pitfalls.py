@@ -200,6 +200,11 @@ class PitfallsTab(ProgramTab):
         """The table's gradients are being worked out in a child process."""
         return self._gradients is not None and self._gradients.running
 
+    @Slot()
+    def _on_loaded(self) -> None:
+        self._end_gradients()  # a new program: the old one's child is not wanted, shown or not
+        super()._on_loaded()
+
     def _end_gradients(self) -> None:
         if self._gradients is not None:
             worker, self._gradients = self._gradients, None

@@ -229,6 +229,11 @@ class RulesTab(ProgramTab):
         """The step-size lesson is being worked out in a child process."""
         return self._lesson_job is not None and self._lesson_job.running
 
+    @Slot()
+    def _on_loaded(self) -> None:
+        self._end_lesson()  # a new program: the old one's child is not wanted, shown or not
+        super()._on_loaded()
+
     def _end_lesson(self) -> None:
         if self._lesson_job is not None:
             worker, self._lesson_job = self._lesson_job, None
