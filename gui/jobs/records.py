@@ -17,6 +17,9 @@ CHILD_RECORDS = RecordClasses((
     "engine.lesson.report:ReportSection",
     "engine.lesson.report:Row",
     "engine.lesson.rules:RuleError",
+    "gui.jobs.tab_child:BugGradients",             # the Pitfalls tab's table
+    "gui.jobs.tab_child:StepLesson",               # the Rules tab's step-size lesson
+    "engine.checks.central_difference:StepError",
     "gui.jobs.tensorflow_child:CheckResult",       # the TensorFlow cross-check
     "engine.checks.tensorflow_check:GradientRow",
     "gui.graph.groups.model:Grouping",             # a big graph's grouping

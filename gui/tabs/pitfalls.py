@@ -16,12 +16,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.core.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE
-from engine.core.stepping import gradients_with
 from engine.lesson.nn import train_xor
 from engine.numbers import count, not_finite, number
 from gui.graph.editor import PRESETS
 from gui.graph.session import Session
+from gui.jobs.tab_child import IN_PLACE_NODES, BugGradients, bug_gradients, bug_gradients_of
 from gui.jobs.worker import ProcessWorker
 from gui.palette import hex_of
 from gui.tabs import plots
@@ -87,6 +86,7 @@ def _differs(value: float, correct: float) -> bool:
 class PitfallsTab(ProgramTab):
     preset_requested = Signal(str)  # a preset's path, to open in the editor
     _with_zero: ProcessWorker | None = None  # the run that zeroes its gradients
+    _gradients: ProcessWorker | None = None  # the table's child, for the current program
 
     def __init__(self, session: Session, parent=None):
         super().__init__(session, parent)
@@ -172,17 +172,57 @@ class PitfallsTab(ProgramTab):
             self._draw_zero_grad()
 
     def refresh(self) -> None:
+        """The table for the current program: worked out here up to IN_PLACE_NODES
+        nodes, else in a child process (four passes: a second at 20,000 nodes), the
+        table empty and the summary saying "computing…" meanwhile."""
         program = self.session.program
-        if len(program.values) > MAX_NODES:
+        self._end_gradients()
+        n = len(program.values)
+        if n > MAX_NODES:
             self.table.set_rows([])
-            self.summary.setText(f"This program has {len(program.values):,} nodes; the "
-                                 f"comparison runs programs of up to {MAX_NODES:,}.")
+            self.summary.setText(f"This program has {n:,} nodes; the comparison runs "
+                                 f"programs of up to {MAX_NODES:,}.")
             return
-        correct = gradients_with(program)
-        overwrite = gradients_with(program, OVERWRITE)
-        no_sort = gradients_with(program, NO_SORT)
-        twice = gradients_with(program, NO_ZERO_GRAD, passes=2)
-        rows = [InputRow(n, correct[n], overwrite[n], no_sort[n], twice[n]) for n in correct]
+        if n <= IN_PLACE_NODES:
+            self._show_gradients(bug_gradients(program))
+            return
+        self.table.set_rows([])
+        self.summary.setText(f"computing… (each input's gradient under each bug: four "
+                             f"backward passes of {n:,} nodes, in a child process)")
+        worker = self._gradients = ProcessWorker(bug_gradients_of, interval_ms=None,
+                                                 parent=self, text=program.source)
+        worker.yielded.connect(self._on_gradients)
+        worker.errored.connect(self._on_gradients_failed)
+        worker.start()
+
+    @property
+    def computing(self) -> bool:
+        """The table's gradients are being worked out in a child process."""
+        return self._gradients is not None and self._gradients.running
+
+    @Slot()
+    def _on_loaded(self) -> None:
+        self._end_gradients()  # a new program: the old one's child is not wanted, shown or not
+        super()._on_loaded()
+
+    def _end_gradients(self) -> None:
+        if self._gradients is not None:
+            worker, self._gradients = self._gradients, None
+            worker.cancel()  # an older program's: what it would send is not wanted
+
+    @Slot(object)
+    def _on_gradients(self, grads: BugGradients) -> None:
+        if self.sender() is self._gradients:
+            self._show_gradients(grads)
+
+    @Slot(str)
+    def _on_gradients_failed(self, error: str) -> None:
+        if self.sender() is self._gradients:
+            self.summary.setText(f"The gradients could not be worked out: {error}")
+
+    def _show_gradients(self, grads: BugGradients) -> None:
+        rows = [InputRow(*row) for row in zip(grads.names, grads.correct, grads.overwrite,
+                                              grads.no_sort, grads.twice)]
         self.table.set_rows(rows)
         wrong = {
             "= for +=": sum(_differs(r.overwrite, r.correct) for r in rows),
@@ -199,7 +239,8 @@ class PitfallsTab(ProgramTab):
         return any(worker.running for worker in self._runs)
 
     def stop(self) -> None:
-        """End the zero_grad runs' children (the window closes)."""
+        """End the children: the zero_grad runs', the table's (the window closes)."""
+        self._end_gradients()
         for worker in list(self._runs):
             worker.cancel()
 

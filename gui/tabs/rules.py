@@ -18,15 +18,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.checks.central_difference import step_size_errors
-from engine.checks.reference import reference_derivative
 from engine.checks.tensorflow_check import INSTALL_HINT, snippet_applies
 from engine.lesson.rules import rule_errors
 from engine.numbers import count, not_finite, number, scientific
 from engine.numbers import exact as exact_digits
 from gui.graph.session import Session
+from gui.jobs.tab_child import IN_PLACE_NODES, StepLesson, step_lesson, step_lesson_of
 from gui.jobs.tensorflow_checker import IDLE, LOADING, UNAVAILABLE, TensorFlowChecker
 from gui.jobs.tensorflow_checker import MAX_NODES as TF_NODES
+from gui.jobs.worker import ProcessWorker
 from gui.palette import hex_of
 from gui.tabs import plots
 from gui.tabs.ranked_table import Column, RankedTable
@@ -54,6 +54,8 @@ class RulesTab(ProgramTab):
     """The tab's frame is made at once; its plots and tables piece by piece after it
     (`filling`, gui/tabs/lazy.py): each is a few tens of milliseconds to make and draw
     the first time, too much for one turn of the event loop."""
+
+    _lesson_job: ProcessWorker | None = None  # the step-size lesson's child, if any
 
     def __init__(self, session: Session, checker: TensorFlowChecker, parent=None):
         super().__init__(session, parent)
@@ -190,24 +192,66 @@ class RulesTab(ProgramTab):
         self._draw_lesson()
 
     def _draw_lesson(self) -> None:
+        """The lesson for the chosen input: worked out here up to IN_PLACE_NODES nodes,
+        else in a child process (26 rebuilds and a 50-digit evaluation: a third of a
+        second at 5,000 nodes), the note saying "computing…" meanwhile."""
         program = self.session.program
         name = self.input_box.currentText()
         plot = self.step_plot.getPlotItem()
+        self._end_lesson()
         if not name:
             plot.clear()
             self.step_note.setText("This program has no inputs to differentiate.")
             return
-        if len(program.values) > MAX_LESSON_NODES:
+        n = len(program.values)
+        if n > MAX_LESSON_NODES:
             plot.clear()
-            self.step_note.setText(f"This program has {len(program.values):,} nodes; the "
-                                   f"step-size comparison runs programs of up to "
+            self.step_note.setText(f"This program has {n:,} nodes; the step-size "
+                                   f"comparison runs programs of up to "
                                    f"{MAX_LESSON_NODES:,}.")
             return
-        exact = reference_derivative(program, name)
-        stepper_grads = _gradients(program)
-        ours = stepper_grads[name]
-        rows = step_size_errors(program, name, exact)
-        plots.step_size_curve(plot, rows, abs(ours - exact), name)
+        if n <= IN_PLACE_NODES:
+            self._show_lesson(step_lesson(program, name))
+            return
+        plot.clear()
+        self.step_note.setText(f"computing… (d{program.output_name}/d{name} exactly, and a "
+                               f"central difference at each of 13 steps: {n:,} nodes, in "
+                               "a child process)")
+        worker = self._lesson_job = ProcessWorker(step_lesson_of, interval_ms=None,
+                                                  parent=self, text=program.source,
+                                                  name=name)
+        worker.yielded.connect(self._on_lesson)
+        worker.errored.connect(self._on_lesson_failed)
+        worker.start()
+
+    @property
+    def computing(self) -> bool:
+        """The step-size lesson is being worked out in a child process."""
+        return self._lesson_job is not None and self._lesson_job.running
+
+    @Slot()
+    def _on_loaded(self) -> None:
+        self._end_lesson()  # a new program: the old one's child is not wanted, shown or not
+        super()._on_loaded()
+
+    def _end_lesson(self) -> None:
+        if self._lesson_job is not None:
+            worker, self._lesson_job = self._lesson_job, None
+            worker.cancel()  # for another program or input: what it sends is not wanted
+
+    @Slot(object)
+    def _on_lesson(self, lesson: StepLesson) -> None:
+        if self.sender() is self._lesson_job:
+            self._show_lesson(lesson)
+
+    @Slot(str)
+    def _on_lesson_failed(self, error: str) -> None:
+        if self.sender() is self._lesson_job:
+            self.step_note.setText(f"The step-size lesson could not be worked out: {error}")
+
+    def _show_lesson(self, lesson: StepLesson) -> None:
+        exact, ours, rows, name = lesson.exact, lesson.ours, list(lesson.rows), lesson.name
+        plots.step_size_curve(self.step_plot.getPlotItem(), rows, abs(ours - exact), name)
         valid = [r for r in rows if r.error is not None]
         best = min(valid, key=lambda r: r.error) if valid else None
         best_text = (f"The best step, h = {best.h:.0e}, still leaves an error of "
@@ -220,8 +264,8 @@ class RulesTab(ProgramTab):
             f"each step h; <span style='color:{hex_of('red')}'>- -</span> autodiff's error, "
             f"{'exactly 0' if error == 0 else scientific(error, 2)}{floor}, the same for every h "
             f"(it has no step). {best_text}Large steps suffer truncation error, small ones "
-            f"round-off. Exact d{program.output_name}/d{name} = {exact_digits(exact)}, from "
-            "50-digit arithmetic.")
+            f"round-off. Exact d{self.session.program.output_name}/d{name} = "
+            f"{exact_digits(exact)}, from 50-digit arithmetic.")
 
     # -- TensorFlow ---------------------------------------------------------------------
 
@@ -277,10 +321,3 @@ class RulesTab(ProgramTab):
             f"dL/dw1 = {g['w1']:.8f}, dL/dw2 = {g['w2']:.8f}, dL/db = {g['b']:.8f}.")
         self.float32.show()
 
-
-def _gradients(program) -> dict[str, float]:
-    """Our gradients of a program, computed on a fresh copy (the stepper owns the graph's
-    gradients, which may be mid-way through the backward pass)."""
-    copy = program.rebuild()
-    copy.output.backward()
-    return {name: leaf.grad for name, leaf in copy.inputs.items()}

@@ -7,8 +7,11 @@ import time
 import pytest
 from PySide6.QtCore import Qt
 
+from engine.numbers import exact as exact_digits
+from engine.numbers import number
 from gui.jobs import warm_imports
 from gui.jobs.tensorflow_checker import TensorFlowChecker
+from gui.tabs import plots
 from gui.tabs.ranked_table import BAR_ROLE, SORT_ROLE
 from gui.window.main_window import MainWindow
 from tests.gui import without_tensorflow
@@ -173,3 +176,131 @@ def test_a_tab_asked_for_by_name_is_whole(window, no_tensorflow):
     again = []
     tab.filling.done.connect(lambda: again.append(True))
     assert window.modes_tab is tab and again == []  # its end is told once
+
+
+# -- what grows with the program: worked out in a child, the window beating meanwhile --
+
+
+def built(window, qtbot, text: str) -> None:
+    """`text` built in the window as a typed program is (parsed, laid out, drawn)."""
+    assert window.build(text)
+    qtbot.waitUntil(lambda: not window.building and not window.graph_tab.laying_out,
+                    timeout=180_000)
+
+
+def worked_out(qtbot, tab) -> None:
+    """Wait for `tab`'s numbers worked out in a child (the code before: at once)."""
+    qtbot.waitUntil(lambda: not getattr(tab, "computing", False), timeout=120_000)
+
+
+def heartbeat_while_opened(window, qtbot, title: str, shown) -> float:
+    """The longest time the window's thread spent on its own code between two beats
+    while `title` was first opened, until `shown(tab)` (its numbers are in; seconds of
+    CPU)."""
+    warm_imports._import_all(warm_imports.MODULES)
+    heart = CpuHeartbeat()
+    qtbot.wait(50)
+    start = heart.mark()
+    tab = shown_by_the_user(window, qtbot, title)
+    worked_out(qtbot, tab)
+    qtbot.waitUntil(lambda: shown(tab), timeout=120_000)
+    end = time.perf_counter()
+    heart.painted(qtbot, end)
+    heart.timer.stop()
+    return heart.longest_cpu_gap(start, end)
+
+
+def one_go_rows(program) -> list:
+    """The Pitfalls table's rows worked out in one go, as the code before did."""
+    from engine.core.pitfalls import NO_SORT, NO_ZERO_GRAD, OVERWRITE
+    from engine.core.stepping import gradients_with
+    from gui.tabs.pitfalls import InputRow
+
+    correct = gradients_with(program)
+    overwrite = gradients_with(program, OVERWRITE)
+    no_sort = gradients_with(program, NO_SORT)
+    twice = gradients_with(program, NO_ZERO_GRAD, passes=2)
+    return [InputRow(n, correct[n], overwrite[n], no_sort[n], twice[n]) for n in correct]
+
+
+def test_pitfalls_at_20000_nodes_never_holds_the_window(window, qtbot, no_tensorflow):
+    from benchmarks.build_gaps import chain_program
+
+    built(window, qtbot, chain_program(20_000))
+    assert len(window.session.program.values) == 19_999
+    # the four passes: 0.77-0.93 s of the window's thread in one go before (at load
+    # 4-5), 0.04 s now (the child's start, its record read)
+    gap = heartbeat_while_opened(window, qtbot, "Pitfalls", lambda t: bool(t.table.source.rows))
+    tab = window.lazy_tabs.tab("Pitfalls")
+    assert tab.table.column_texts(0) == ["x", "w", "b"]
+    assert "Of 3 inputs" in tab.summary.text()
+    assert gap < 0.25
+
+
+def test_rules_at_5000_nodes_never_holds_the_window(window, qtbot, no_tensorflow):
+    from benchmarks.build_gaps import chain_program
+
+    built(window, qtbot, chain_program(5_000))
+    # the step-size lesson: 0.27-0.32 s of the window's thread in one go before (at
+    # load 4-5), 0.05 s now
+    gap = heartbeat_while_opened(
+        window, qtbot, "Rules", lambda t: len(t.step_plot.getPlotItem().listDataItems()) == 2)
+    tab = window.lazy_tabs.tab("Rules")
+    assert len(tab.step_plot.getPlotItem().listDataItems()) == 2
+    assert "dout/dx" in tab.step_note.text()
+    assert gap < 0.15
+
+
+def test_the_pitfalls_table_worked_out_in_a_child_is_the_one_go_table(window, qtbot,
+                                                                      no_tensorflow):
+    from benchmarks.build_gaps import chain_program
+    from gui.jobs.tab_child import IN_PLACE_NODES
+
+    first, second = chain_program(400), chain_program(700).replace("w = 0.9", "w = -1.3")
+    built(window, qtbot, first)
+    assert len(window.session.program.values) > IN_PLACE_NODES
+    tab = shown_by_the_user(window, qtbot, "Pitfalls")
+    assert tab.computing and tab.summary.text().startswith("computing…")
+    assert tab.table.source.rows == []
+    # the program changes while the first one's child works: the second one's numbers
+    built(window, qtbot, second)
+    worked_out(qtbot, tab)
+    program = window.session.program
+    rows = one_go_rows(program)
+    assert tab.table.source.rows == rows  # the same floats, to the bit
+    assert [r.name for r in rows] == ["x", "w", "b"]
+    assert rows[1].overwrite != rows[1].correct  # w is used by every link: = for += is wrong
+    assert rows[1].twice == 2 * rows[1].correct
+    texts = [tab.table.column_texts(c) for c in (0, 1, 6)]
+    assert texts == [["x", "w", "b"], [number(r.correct, 8) for r in rows],
+                     [number(r.twice, 8) for r in rows]]
+    assert "Of 3 inputs, 2 get a wrong gradient with = for +=" in tab.summary.text()
+    # asked again of the same program (shown again after a change): the same
+    built(window, qtbot, first)
+    worked_out(qtbot, tab)
+    assert tab.table.source.rows == one_go_rows(window.session.program)
+
+
+def test_the_step_size_lesson_worked_out_in_a_child_is_the_one_go_lesson(window, qtbot,
+                                                                         no_tensorflow):
+    from benchmarks.build_gaps import chain_program
+    from engine.checks.central_difference import step_size_errors
+    from engine.checks.reference import reference_derivative
+
+    built(window, qtbot, chain_program(400))
+    tab = shown_by_the_user(window, qtbot, "Rules")
+    assert tab.computing and tab.step_note.text().startswith("computing…")
+    tab.input_box.setCurrentText("w")  # another input while the first one's child works
+    worked_out(qtbot, tab)
+    program = window.session.program
+    exact = reference_derivative(program, "w")
+    rows = step_size_errors(program, "w", exact)
+    curves = tab.step_plot.getPlotItem().listDataItems()
+    assert len(curves) == 2
+    hs, errors = curves[0].getOriginalDataset()
+    assert list(hs) == [r.h for r in rows if r.error is not None]
+    assert list(errors) == [max(r.error, plots.FLOOR) for r in rows if r.error is not None]
+    copy = program.rebuild()
+    copy.output.backward()
+    assert abs(copy.inputs["w"].grad - exact) < 1e-9
+    assert f"Exact dout/dw = {exact_digits(exact)}" in tab.step_note.text()
