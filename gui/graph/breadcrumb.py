@@ -1,6 +1,6 @@
 """The line above a grouped graph that says where you are: the open groups that hold the
-selected (or current) unit, outermost first, each a link that closes the picture back
-to it."""
+selected (or current) unit, outermost first, each a link back to the view where that
+group was opened; the root ("graph") a link back to the first view."""
 
 from __future__ import annotations
 
@@ -10,12 +10,26 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel
 
 ROOT = "graph"
+TOP = -1  # the root's link: the first view
+
+
+def back_view(shown, g: int, first: set[int]) -> set[int]:
+    """The groups open in the view where group `g` was opened (`TOP`: the first view,
+    `first` the groups open in it): what is open now, less what was opened inside `g`,
+    and never less open than the first view."""
+    if g == TOP:
+        return set(first)
+    inside = {h for h in shown.expanded | first if g in shown.ancestors_of_group(h)}
+    return ((shown.expanded - inside) | (first & inside) | {g}
+            | set(shown.ancestors_of_group(g)))
 
 
 class Breadcrumb(QLabel):
-    """`graph › layers[0] › neurons[3]`; clicking a group emits `collapse(group id)`."""
+    """`graph › layers[0] › neurons[3]`; clicking a group emits `back_to(group id)`,
+    clicking the root `back_to(TOP)`."""
 
-    collapse = Signal(int)
+    back_to = Signal(int)
+    collapse = Signal(int)  # close group g (what the breadcrumb's links once did)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -24,14 +38,15 @@ class Breadcrumb(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.linkActivated.connect(self._on_link)
         self.setToolTip("The groups open around the selected box (or the current step): "
-                        "click one to close the picture back to it")
+                        "click one to go back to the view where it was opened, or "
+                        "graph to go back to the first view")
         self.path: list[tuple[int, str]] = []
         self.hide()
 
     def show_path(self, path: list[tuple[int, str]], here: str = "") -> None:
         """Show `path` [(group id, title)…], outermost first, then `here` (the unit)."""
         self.path = list(path)
-        links = [escape(ROOT)] + [f"<a href='{g}'>{escape(title)}</a>" for g, title in path]
+        links = [f"<a href='{g}'>{escape(title)}</a>" for g, title in [(TOP, ROOT), *path]]
         if here:
             links.append(f"<b>{escape(here)}</b>")
         self.setText(" › ".join(links))
@@ -43,4 +58,4 @@ class Breadcrumb(QLabel):
 
     @Slot(str)
     def _on_link(self, link: str) -> None:
-        self.collapse.emit(int(link))
+        self.back_to.emit(int(link))

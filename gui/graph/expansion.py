@@ -12,9 +12,9 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.numbers import count
-from gui.graph.breadcrumb import Breadcrumb
+from gui.graph.breadcrumb import Breadcrumb, back_view
 from gui.graph.find import FindBar
-from gui.graph.group_actions import group_actions
+from gui.graph.group_actions import group_actions, minus_closes
 from gui.graph.grouped import Shown
 from gui.graph.levels import LevelSteps
 from gui.graph.prepared import Preparer
@@ -57,6 +57,10 @@ class Expansion(QObject):
         self.status.connect(tab.status)
         self.breadcrumb = Breadcrumb(tab)
         self.breadcrumb.collapse.connect(self.collapse)
+        self.breadcrumb.back_to.connect(self.back_to)
+        self.first_view: set[int] | None = None  # the groups open in the first view
+        self.history: list[int] = []  # the groups the user opened, the last last
+        self.select_group = None  # a group closed around the selection, to select once drawn
         self.find_bar = FindBar(tab)
         self.find_bar.found.connect(self.find_node)
         tab.view.double_clicked.connect(self.double_clicked)
@@ -83,6 +87,8 @@ class Expansion(QObject):
         """A grouped picture is drawn: the layout's child is made ready for the next
         one, and the opening of its biggest groups is prepared while the window is idle."""
         if scene.shown is not None and scene is self.tab.scene:
+            if self.first_view is None:
+                self.first_view = set(scene.shown.expanded)
             self.tab.background.server.warm()
             self.preparer.start(scene, self.tab.session.roles(),
                                 not self.tab.constants_as_nodes)
@@ -103,6 +109,8 @@ class Expansion(QObject):
                 self.shown = None
                 return False
             expanded = self.shown.expanded if self.shown is not None else grouped.expanded
+            if self.shown is None:
+                self.first_view, self.history = None, []
             self.preparer.stop()
             self.shown = Shown(stepper, grouped.arrays, grouped.grouping, expanded)
             self.draw()
@@ -183,6 +191,7 @@ class Expansion(QObject):
         shown = self.shown
         if shown is not None and g not in shown.expanded:
             self.opened = self._framed = g
+            self.history.append(g)
             self.draw(shown.expanding(g), shown.groups[g].first)
             self.status.emit(f"Opened {shown.groups[g].title}: its inside is drawn; − closes "
                              "it again")
@@ -194,6 +203,19 @@ class Expansion(QObject):
             self.opened = parent if parent >= 0 else None
             self.draw(shown.collapsing(g), shown.groups[g].first)
             self.status.emit(f"Closed {shown.groups[g].title}")
+
+    @Slot(int)
+    def back_to(self, g: int) -> None:
+        """The breadcrumb's link: back to the view where group `g` was opened (closing
+        what was opened inside it), or to the first view (g < 0)."""
+        shown = self.shown
+        if shown is None:
+            return
+        target = back_view(shown, g, self.first_view or set())
+        self.opened = g if g >= 0 else None
+        if target != shown.expanded:
+            self.draw(target, shown.groups[g].first if g >= 0 else None)
+            self.status.emit(f"Back to {shown.groups[g].title}" if g >= 0 else "Back to the start")
 
     def to_level(self, level: int) -> None:
         if self.shown is not None:
@@ -289,14 +311,19 @@ class Expansion(QObject):
             if not tab.session.seek(there):
                 scene.refresh()  # the edges into groups, as the levels say
         found, self.select_after = self.select_after, None
+        closed, self.select_group = self.select_group, None
         if found is not None:
             self.select(found)
+        elif closed in scene.group_items:  # the box that now holds the selected node
+            scene.clearSelection()
+            scene.group_items[closed].setSelected(True)
         else:
             item = (scene.value_item_of(scene.nodes[self.focus]) if self.focus is not None
                     else None)
             framed, self._framed = self._framed, None  # a group opened: what it holds
             tab.view.show_after_redraw(item, framed)  # and the current step
         self.update_breadcrumb()
+        tab.selection_changed.emit()  # the inspector: what is drawn now
 
     def selected_unit(self) -> int | None:
         """The quotient's unit selected (a box or a collapsed group), else the current
@@ -330,11 +357,12 @@ class Expansion(QObject):
 
     @Slot()
     def collapse_selected(self) -> None:
-        """−: close the innermost open group that holds the selection."""
-        unit = self.selected_unit()
-        holders = self.tab.scene.shown.holders(unit) if unit is not None else []
-        if holders:
-            self.collapse(holders[-1])
+        """−: close the innermost open group that holds the selection (its box then
+        selected), else the last one opened still open (see group_actions.to_close)."""
+        g, held = minus_closes(self)
+        if g is not None:
+            self.select_group = g if held else None
+            self.collapse(g)
 
     @Slot()
     def update_breadcrumb(self) -> None:

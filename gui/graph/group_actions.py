@@ -37,3 +37,34 @@ def group_actions(expansion, tab) -> dict[str, QAction]:
     actions["group"].setCheckable(True)
     actions["group"].setChecked(expansion.enabled)
     return actions
+
+
+def minus_closes(expansion) -> tuple[int | None, bool]:
+    """(the group − closes, whether it holds the selection): the innermost open group
+    around the selected box, else `to_close`'s; (None, False) if none."""
+    shown = expansion.tab.scene.shown
+    if shown is None:
+        return None, False
+    unit = expansion.selected_unit() if expansion.tab.scene.selectedItems() else None
+    holders = shown.holders(unit) if unit is not None else []
+    if holders:
+        return holders[-1], True
+    return to_close(expansion.history, shown, expansion.opened_group()), False
+
+
+def to_close(history: list[int], shown, opened: int | None) -> int | None:
+    """What − closes with nothing selected in an open group: the last group opened
+    (`history`, the last last) still open, innermost first; `opened` (the innermost
+    open around the last opened) if none; None when no group is open. Groups closed
+    are dropped from `history`, so repeated presses walk up the groups opened."""
+    while history and history[-1] not in shown.expanded:
+        history.pop()
+    if history:  # what was opened inside it goes first
+        g = history[-1]
+        inner = [h for h in shown.expanded if g in shown.ancestors_of_group(h)]
+        if not inner:
+            history.pop()
+        return max(inner, key=lambda h: len(shown.ancestors_of_group(h))) if inner else g
+    if opened is not None:
+        return opened
+    return max(shown.expanded, key=lambda h: len(shown.ancestors_of_group(h)), default=None)

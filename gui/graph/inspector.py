@@ -200,6 +200,13 @@ def _cancelled_paths(grad: float, received) -> str:
             f"{scientific(abs(grad) / scale, 2)} of their size")
 
 
+def current_group(levels) -> int | None:
+    """The collapsed group whose step is the current one at the level shown (`levels`,
+    a gui.graph.levels.LevelSteps, or None), or None: the inspector describes it."""
+    unit = levels.current_unit() if levels is not None else None
+    return -1 - unit if unit is not None and unit < 0 else None
+
+
 class Inspector(QTextBrowser):
     """Shows `describe_node` for the selected node, or the current step's node, and
     `describe_group` for a selected group."""

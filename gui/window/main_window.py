@@ -23,7 +23,7 @@ from engine.io.files import read_program
 from gui import engine_dialog
 from gui import settings as remembered_settings
 from gui.graph.editor import PRESETS, EditorPanel
-from gui.graph.inspector import Inspector
+from gui.graph.inspector import Inspector, current_group
 from gui.graph.session import Session
 from gui.graph.tab import GraphTab
 from gui.jobs import process_job, warm_imports, worker
@@ -149,6 +149,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
             lambda message: self.status_memory.say(message, supersedes=LOADING_SAID))
         self.checker.busy.connect(self.progress.setVisible)
         self.checker.changed.connect(self._update_inspector)
+        self.tabs.currentChanged.connect(self._on_tab_chosen)
 
     def _cancel_button(self, name: str, tip: str) -> QToolButton:
         """A Cancel button in the status bar, shown while its background work runs."""
@@ -415,12 +416,20 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         if self.checker.state == READY:  # so the Rules tab exists
             self.rules_tab.request_check()
 
+    @Slot(int)
+    def _on_tab_chosen(self, index: int) -> None:
+        """The Graph tab chosen: the graph has the keyboard, so that Right steps."""
+        if self.tabs.widget(index) is self.graph_tab:
+            self.graph_tab.focus_graph()
+
     @Slot()
     def _update_inspector(self) -> None:
         scene = self.graph_tab.scene
         stepper = self.session.stepper
         selected = scene.selectedItems()
         group = scene.group_at(selected[0]) if selected else None
+        if not selected:  # stepping: a collapsed group's step is described as the group
+            group = current_group(self.graph_tab.expansion.levels())
         if group is not None:  # a collapsed group: what it is, holds, takes and gives
             self.inspector.show_group(group, self.graph_tab.expansion.shown)
             return

@@ -29,6 +29,27 @@ KEYS = ("Right, Space or Page Down: next step · Left or Page Up: step back · "
 NEXT, BACK = ("Space", "PgDown"), ("PgUp",)
 
 
+def level_caption(tab, stepper, name: str | None) -> str:
+    """The caption of the step just taken, at the level shown (a grouped graph's counter,
+    as the Graph tab's phase says it: 'backward 5/6 · inside data_loss'), else
+    narration.step_caption's."""
+    text = step_caption(stepper, name)
+    levels = tab.expansion.levels() if tab.scene.stepper is stepper else None
+    if levels is None:
+        return text
+    if stepper.position == 0:
+        n_forward, n_backward = levels.counts()
+        return (f"Before any step: {n_forward:,} forward steps compute the values, then "
+                f"{n_backward:,} backward steps the gradients, at the level shown")
+    progress = tab.expansion.progress(levels)
+    unit = levels.current_unit()
+    if unit is not None and unit >= 0:  # a box drawn: what it computed or sent
+        return f"{progress}: {text.split(': ', 1)[-1]}"
+    if stepper.position <= len(stepper.forward_steps):
+        return f"{progress}: its forward pass, in one step"
+    return f"{progress}: its backward pass, in one step (its parents' edges show what it sent)"
+
+
 def _alive(widget) -> bool:
     import shiboken6
 
@@ -174,7 +195,7 @@ class Presentation(QObject):
             self.caption.setText("")
             return
         name = session.program.output_name if session.program is not None else None
-        self.caption.setText(step_caption(session.stepper, name))
+        self.caption.setText(level_caption(self.window.graph_tab, session.stepper, name))
 
     @Slot(int)
     def _on_tab(self, index: int) -> None:
