@@ -208,14 +208,14 @@ class Expansion(QObject):
     def back_to(self, g: int) -> None:
         """The breadcrumb's link: back to the view where group `g` was opened (closing
         what was opened inside it), or to the first view (g < 0)."""
-        shown = self.shown
-        if shown is None:
+        if (shown := self.shown) is None:
             return
         target = back_view(shown, g, self.first_view or set())
         self.opened = g if g >= 0 else None
         if target != shown.expanded:
             self.draw(target, shown.groups[g].first if g >= 0 else None)
-            self.status.emit(f"Back to {shown.groups[g].title}" if g >= 0 else "Back to the start")
+            self.status.emit(f"Back to {shown.groups[g].title}, as opened" if g >= 0
+                             else "Back to the first view")
 
     def to_level(self, level: int) -> None:
         if self.shown is not None:
