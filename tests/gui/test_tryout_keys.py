@@ -215,3 +215,26 @@ def test_presentation_captions_and_steps_at_the_level_shown(grouped, qtbot):
         assert caption.text().startswith("backward 1/"), caption.text()
     finally:
         window.presentation.leave()
+
+
+def test_after_a_group_closes_the_inspector_shows_the_box_holding_the_step(grouped, qtbot):
+    window, grouping = grouped
+    tab = window.graph_tab
+    stack = _stack(grouping)
+    sample = stack.children[0]
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(stack.id))
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(sample))
+    stepper = window.session.stepper
+    inside = set(grouping.groups[sample].nodes)
+    while stepper.position < len(stepper.forward_steps):
+        tab.actions["step"].trigger()
+        unit = tab.expansion.levels().current_unit()
+        if unit is not None and unit >= 0 and unit in inside:
+            break
+    current = stepper.forward_steps[stepper.position - 1]
+    assert current.label and current.label in window.inspector.toPlainText()
+    tab.scene.clearSelection()
+    _redrawn(window, qtbot, tab.expansion.actions["collapse"].trigger)
+    assert sample in tab.scene.group_items and not tab.scene.is_drawn(current)
+    text = window.inspector.toPlainText()
+    assert grouping.groups[sample].title in text and current.label not in text
