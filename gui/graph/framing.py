@@ -15,6 +15,8 @@ from itertools import groupby
 
 from PySide6.QtCore import QPointF, QRectF
 
+from gui.graph.items import GroupItem, OpItem, ValueItem
+
 MARGIN_PX = 24     # room kept around what a frame shows (as the view keeps around a step)
 FIT_MARGIN = 24.0  # scene units a fit leaves around the graph (the view's own)
 
@@ -84,10 +86,13 @@ def show_opened(view, g: int) -> bool:
 
     if fits(everything):
         view.centerOn(everything.center())
+        keep = everything
     elif step and _step_inside(view.scene(), g):  # the step and what it sends to
         view.follow_step(center=True)
+        keep = step[0].sceneBoundingRect()
     elif fits(region) or view.scene().shown.groups[g].kind == "stack":  # its instances
         view.centerOn(region.center())
+        keep = region if fits(region) else None
     else:  # its output's end (what it computes), at the readable size
         half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
         out = _output_item(view.scene(), g)
@@ -95,7 +100,50 @@ def show_opened(view, g: int) -> bool:
         x = max(region.center().x(), region.right() + margin - half_w)
         y = min(max(y, region.top() - margin + half_h), region.bottom() + margin - half_h)
         view.centerOn(QPointF(x, y))
+        keep = out.sceneBoundingRect() if out is not None else None
+    keep_boxes_whole(view, keep)  # no box cut at the edges
     return True
+
+
+def keep_boxes_whole(view, keep: QRectF | None = None) -> None:
+    """Pan the least that leaves no box (a value's, an op's, a group's) cut by the
+    viewport's edges: each one on screen is whole (with the margin where the gaps
+    between boxes leave room), keeping `keep` (what the frame is for) whole; no pan if
+    no such place is near."""
+    scale = view.scale_factor()
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    rects = [item.sceneBoundingRect() for item in view.items(view.viewport().rect())
+             if isinstance(item, (ValueItem, OpItem, GroupItem))]
+    if not rects:
+        return
+    pads = (MARGIN_PX / scale, 4.0 / scale)
+    dy = _whole_along(visible.top(), visible.bottom(), [
+        (r.top(), r.bottom()) for r in rects], pads,
+        None if keep is None else (keep.top(), keep.bottom()))
+    visible.translate(0.0, dy)
+    dx = _whole_along(visible.left(), visible.right(), [
+        (r.left(), r.right()) for r in rects if r.bottom() > visible.top()
+        and r.top() < visible.bottom()], pads,
+        None if keep is None else (keep.left(), keep.right()))
+    view._scroll_by(dx * scale, dy * scale)
+
+
+def _whole_along(low: float, high: float, spans: list, pads: tuple, keep) -> float:
+    """The least shift of the window [low, high] after which no span is cut by its
+    ends (each one inside, or outside), `keep` inside; 0 if none is within a third of
+    the window."""
+    def whole(d: float) -> bool:
+        lo, hi = low + d, high + d
+        if keep is not None and (keep[0] < lo or keep[1] > hi):
+            return False
+        return all(b <= lo or a >= hi or (a >= lo and b <= hi) for a, b in spans)
+
+    if whole(0.0):
+        return 0.0
+    tries = [a - pad - low for a, _ in spans for pad in pads]
+    tries += [b + pad - high for _, b in spans for pad in pads]
+    fine = [d for d in tries if abs(d) <= (high - low) / 3 and whole(d)]
+    return min(fine, key=abs) if fine else 0.0
 
 
 def _step_inside(scene, g: int) -> bool:
