@@ -106,44 +106,56 @@ def show_opened(view, g: int) -> bool:
 
 
 def keep_boxes_whole(view, keep: QRectF | None = None) -> None:
-    """Pan the least that leaves no box (a value's, an op's, a group's) cut by the
-    viewport's edges: each one on screen is whole (with the margin where the gaps
-    between boxes leave room), keeping `keep` (what the frame is for) whole; no pan if
-    no such place is near."""
+    """Pan the least that leaves the fewest boxes (a value's, an op's, a group's) cut by
+    the viewport's edges, none if it can: each one on screen whole (with the margin where
+    the gaps between boxes leave room), keeping `keep` (what the frame is for) whole; at
+    most a third of the view's size each way."""
     scale = view.scale_factor()
     visible = view.mapToScene(view.viewport().rect()).boundingRect()
-    rects = [item.sceneBoundingRect() for item in view.items(view.viewport().rect())
+    near = visible.adjusted(-visible.width(), -visible.height(),
+                            visible.width(), visible.height())
+    rects = [item.sceneBoundingRect() for item in view.scene().items(near)
              if isinstance(item, (ValueItem, OpItem, GroupItem))]
     if not rects:
         return
     pads = (MARGIN_PX / scale, 4.0 / scale)
     dy = _whole_along(visible.top(), visible.bottom(), [
-        (r.top(), r.bottom()) for r in rects], pads,
-        None if keep is None else (keep.top(), keep.bottom()))
+        (r.top(), r.bottom()) for r in rects
+        if r.right() > visible.left() and r.left() < visible.right()], pads,
+        None if keep is None else (keep.top(), keep.bottom()),
+        _reach(view.verticalScrollBar(), scale))
     visible.translate(0.0, dy)
     dx = _whole_along(visible.left(), visible.right(), [
-        (r.left(), r.right()) for r in rects if r.bottom() > visible.top()
-        and r.top() < visible.bottom()], pads,
-        None if keep is None else (keep.left(), keep.right()))
+        (r.left(), r.right()) for r in rects
+        if r.bottom() > visible.top() and r.top() < visible.bottom()], pads,
+        None if keep is None else (keep.left(), keep.right()),
+        _reach(view.horizontalScrollBar(), scale))
     view._scroll_by(dx * scale, dy * scale)
 
 
-def _whole_along(low: float, high: float, spans: list, pads: tuple, keep) -> float:
-    """The least shift of the window [low, high] after which no span is cut by its
-    ends (each one inside, or outside), `keep` inside; 0 if none is within a third of
-    the window."""
-    def whole(d: float) -> bool:
+def _reach(bar, scale: float) -> tuple[float, float]:
+    """How far, in scene units, a scroll bar can move the view back and on."""
+    return (bar.minimum() - bar.value()) / scale, (bar.maximum() - bar.value()) / scale
+
+
+def _whole_along(low: float, high: float, spans: list, pads: tuple, keep,
+                 reach: tuple[float, float]) -> float:
+    """The shift of the window [low, high] (within a third of it, and the scroll bar's
+    `reach`) after which the fewest spans are cut by its ends, `keep` inside; the least
+    such shift."""
+    def cuts(d: float) -> int:
         lo, hi = low + d, high + d
         if keep is not None and (keep[0] < lo or keep[1] > hi):
-            return False
-        return all(b <= lo or a >= hi or (a >= lo and b <= hi) for a, b in spans)
+            return len(spans) + 1
+        return sum(1 for a, b in spans if a < hi and b > lo and (a < lo or b > hi))
 
-    if whole(0.0):
-        return 0.0
-    tries = [a - pad - low for a, _ in spans for pad in pads]
-    tries += [b + pad - high for _, b in spans for pad in pads]
-    fine = [d for d in tries if abs(d) <= (high - low) / 3 and whole(d)]
-    return min(fine, key=abs) if fine else 0.0
+    tries = [0.0]
+    for a, b in spans:
+        for pad in pads:  # an end just before or after a box: it in, or out
+            tries += [a - pad - low, b + pad - low, a - pad - high, b + pad - high]
+    third = (high - low) / 3
+    tries = [d for d in tries if abs(d) <= third and reach[0] - 0.5 <= d <= reach[1] + 0.5]
+    return min(tries, key=lambda d: (cuts(d), abs(d)))
 
 
 def _step_inside(scene, g: int) -> bool:

@@ -288,3 +288,21 @@ def test_a_group_opened_far_from_the_step_shows_what_it_holds(grouped, qtbot):
     assert seen.intersected(inside).width() * seen.intersected(inside).height() >= 0.5 * min(
         seen.width() * seen.height(), inside.width() * inside.height())
     assert view.scale_factor() == pytest.approx(view.readable_scale())
+
+
+@pytest.mark.parametrize("size", [(1000, 640), (1280, 720)])
+def test_opening_the_stack_leaves_no_box_cut_at_the_views_edges(grouped, qtbot, size):
+    from gui.graph.items import GroupItem, OpItem, ValueItem
+
+    window, grouping = grouped
+    window.resize(*size)
+    qtbot.wait(30)
+    tab, view = window.graph_tab, window.graph_tab.view
+    stack = next(g for g in grouping.groups if g.kind == "stack")
+    _open(window, qtbot, stack.id)
+    shown = _visible(view)
+    boxes = [item.sceneBoundingRect() for item in tab.scene.items()
+             if isinstance(item, (ValueItem, OpItem, GroupItem))]
+    on_screen = [r for r in boxes if r.intersects(shown)]
+    assert len(on_screen) > len(stack.children)  # what the stack holds, and more
+    assert [r for r in on_screen if not shown.contains(r)] == []  # each one whole
