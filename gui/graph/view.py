@@ -215,7 +215,8 @@ class GraphView(QGraphicsView):
         if port.width() <= 0 or port.height() <= 0:
             return
         fitting = min(port.width() / rect.width(), port.height() / rect.height())
-        scale = min(fitting, 1.0)
+        # never magnified past 100%, unless a floor above it (a presentation's) asks
+        scale = min(fitting, max(1.0, self.readable_scale()) if readable else 1.0)
         # a graph that fits at READABLE_PX is fitted whole, under a larger floor too (a
         # presentation's): at the largest scale that fits
         if readable and scale < GraphView.readable_scale(self) * 0.999:
