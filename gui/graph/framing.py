@@ -15,6 +15,8 @@ from itertools import groupby
 
 from PySide6.QtCore import QPointF, QRectF
 
+from gui.graph.items import GroupItem, OpItem, ValueItem
+
 MARGIN_PX = 24     # room kept around what a frame shows (as the view keeps around a step)
 FIT_MARGIN = 24.0  # scene units a fit leaves around the graph (the view's own)
 
@@ -84,10 +86,13 @@ def show_opened(view, g: int) -> bool:
 
     if fits(everything):
         view.centerOn(everything.center())
+        keep = everything
     elif step and _step_inside(view.scene(), g):  # the step and what it sends to
         view.follow_step(center=True)
+        keep = step[0].sceneBoundingRect()
     elif fits(region) or view.scene().shown.groups[g].kind == "stack":  # its instances
         view.centerOn(region.center())
+        keep = region if fits(region) else None
     else:  # its output's end (what it computes), at the readable size
         half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
         out = _output_item(view.scene(), g)
@@ -95,7 +100,62 @@ def show_opened(view, g: int) -> bool:
         x = max(region.center().x(), region.right() + margin - half_w)
         y = min(max(y, region.top() - margin + half_h), region.bottom() + margin - half_h)
         view.centerOn(QPointF(x, y))
+        keep = out.sceneBoundingRect() if out is not None else None
+    keep_boxes_whole(view, keep)  # no box cut at the edges
     return True
+
+
+def keep_boxes_whole(view, keep: QRectF | None = None) -> None:
+    """Pan the least that leaves the fewest boxes (a value's, an op's, a group's) cut by
+    the viewport's edges, none if it can: each one on screen whole (with the margin where
+    the gaps between boxes leave room), keeping `keep` (what the frame is for) whole; at
+    most a third of the view's size each way."""
+    scale = view.scale_factor()
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    near = visible.adjusted(-visible.width(), -visible.height(),
+                            visible.width(), visible.height())
+    rects = [item.sceneBoundingRect() for item in view.scene().items(near)
+             if isinstance(item, (ValueItem, OpItem, GroupItem))]
+    if not rects:
+        return
+    pads = (MARGIN_PX / scale, 4.0 / scale)
+    dy = _whole_along(visible.top(), visible.bottom(), [
+        (r.top(), r.bottom()) for r in rects
+        if r.right() > visible.left() and r.left() < visible.right()], pads,
+        None if keep is None else (keep.top(), keep.bottom()),
+        _reach(view.verticalScrollBar(), scale))
+    visible.translate(0.0, dy)
+    dx = _whole_along(visible.left(), visible.right(), [
+        (r.left(), r.right()) for r in rects
+        if r.bottom() > visible.top() and r.top() < visible.bottom()], pads,
+        None if keep is None else (keep.left(), keep.right()),
+        _reach(view.horizontalScrollBar(), scale))
+    view._scroll_by(dx * scale, dy * scale)
+
+
+def _reach(bar, scale: float) -> tuple[float, float]:
+    """How far, in scene units, a scroll bar can move the view back and on."""
+    return (bar.minimum() - bar.value()) / scale, (bar.maximum() - bar.value()) / scale
+
+
+def _whole_along(low: float, high: float, spans: list, pads: tuple, keep,
+                 reach: tuple[float, float]) -> float:
+    """The shift of the window [low, high] (within a third of it, and the scroll bar's
+    `reach`) after which the fewest spans are cut by its ends, `keep` inside; the least
+    such shift."""
+    def cuts(d: float) -> int:
+        lo, hi = low + d, high + d
+        if keep is not None and (keep[0] < lo or keep[1] > hi):
+            return len(spans) + 1
+        return sum(1 for a, b in spans if a < hi and b > lo and (a < lo or b > hi))
+
+    tries = [0.0]
+    for a, b in spans:
+        for pad in pads:  # an end just before or after a box: it in, or out
+            tries += [a - pad - low, b + pad - low, a - pad - high, b + pad - high]
+    third = (high - low) / 3
+    tries = [d for d in tries if abs(d) <= third and reach[0] - 0.5 <= d <= reach[1] + 0.5]
+    return min(tries, key=lambda d: (cuts(d), abs(d)))
 
 
 def _step_inside(scene, g: int) -> bool:

@@ -158,10 +158,11 @@ def sent_label(total: float, sent: int, paths: int) -> str:
     along it so far, Σ local × upstream over the `paths` operands the edge stands for
     (`sent` of them so far)."""
     of = f"{sent:,} of {paths:,}" if sent < paths else f"{paths:,}"
-    return f"Σ {short(total)}\n({of} {'path' if paths == 1 else 'paths'})"
+    return f"Σ {short(total)}\n{of}\n{'path' if paths == 1 else 'paths'}"
 
 
-GROUP_LABEL_WIDEST = "Σ -8.888e-88\n(8,888 of 8,888 paths)"
+# on three lines: the room an edge into a group keeps is as narrow as its sum
+GROUP_LABEL_WIDEST = "Σ -8.888e-88\n8,888 of 8,888\npaths"
 
 
 def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,

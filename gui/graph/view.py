@@ -14,9 +14,11 @@ from gui.graph.scene import GraphScene
 MIN_ZOOM, MAX_ZOOM = 0.02, 8.0  # what the wheel and Ctrl+=/- reach
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
 SMALLEST_TEXT_PT = 8.5    # the smallest text in the graph: boxes, edge labels, long op symbols
-READABLE_PX = 9.0         # a new graph is never shown with text smaller than this
+READABLE_PX = 6.75        # a fit never shows text smaller than this (the boxes' small print;
+                          # titles are larger): the lesson's neuron fits whole at 1280 x 720
 EDGE_BAND = 0.15          # a step that comes into this outer part of the view is centred
 SCENE_MARGIN = 20.0       # scene units around the graph that the scroll bars reach
+WHOLE_SAID = "Fitted the whole graph: text below readable size; Ctrl+= to zoom in"
 
 
 class GraphView(QGraphicsView):
@@ -42,6 +44,7 @@ class GraphView(QGraphicsView):
         self._labels_shown = True
         self._auto_fit: bool | None = None  # the `readable` of the fit to redo; None: none
         self._fitting = False
+        self._pressed = False  # the last fit was Ctrl+0's (fit_pressed), none since
         self._press = None  # where a left-button press started, to tell a drag from a click
         self._into = None  # (a grouped graph's quotient, unit -> the units with edges into it)
         self.opened = lambda: None  # the group the user opened last and is in (a grouped graph)
@@ -161,6 +164,21 @@ class GraphView(QGraphicsView):
         if self._auto_fit is not None and not self._fitting:
             self.fit(readable=self._auto_fit)
 
+    def fit_pressed(self) -> str:
+        """Ctrl+0: `fit(readable=True)`; pressed again at once after a fit that could not
+        show the whole graph, the whole graph whatever its text size. Returns what to say
+        in the status bar ('' for a readable fit)."""
+        again = self._pressed and self._auto_fit is True
+        whole = self.scene().graph_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN,
+                                                   FIT_MARGIN, FIT_MARGIN)
+        shows_all = self.mapToScene(self.viewport().rect()).boundingRect().contains(whole)
+        if again and not shows_all:
+            self.fit(readable=False)
+            return WHOLE_SAID
+        self.fit(readable=True)
+        self._pressed = True
+        return ""
+
     def fit(self, readable: bool = False) -> None:
         """Show the whole graph, never magnified beyond 100%. With `readable` (Ctrl+0,
         a new graph), never shrink it so far that its smallest text is under READABLE_PX
@@ -169,6 +187,7 @@ class GraphView(QGraphicsView):
         follow the steps from there. The fit is redone on every resize until the user
         zooms or pans."""
         self._auto_fit = readable
+        self._pressed = False  # fit_pressed says when this fit was Ctrl+0's
         self._fitting = True
         try:
             # scroll bars that come or go change the viewport: fit until it holds still
@@ -196,9 +215,12 @@ class GraphView(QGraphicsView):
         if port.width() <= 0 or port.height() <= 0:
             return
         fitting = min(port.width() / rect.width(), port.height() / rect.height())
-        scale = min(fitting, 1.0)
-        if readable:
-            scale = max(scale, self.readable_scale())
+        # never magnified past 100%, unless a floor above it (a presentation's) asks
+        scale = min(fitting, max(1.0, self.readable_scale()) if readable else 1.0)
+        # a graph that fits at READABLE_PX is fitted whole, under a larger floor too (a
+        # presentation's): at the largest scale that fits
+        if readable and scale < GraphView.readable_scale(self) * 0.999:
+            scale = self.readable_scale()
         self.scale(scale, scale)
         if scale <= fitting:
             self.centerOn(rect.center())
@@ -311,7 +333,9 @@ class GraphView(QGraphicsView):
         room_w, room_h = port.width() - 2 * MARGIN_PX, port.height() - 2 * MARGIN_PX
         if rect.isEmpty() or room_w <= 0 or room_h <= 0:
             return
-        needed = min(room_w / rect.width(), room_h / rect.height())
+        # a hair further out: whole pixels and the scroll bars must not leave it a hair
+        # short of fitting (the step would then lean to an edge, not be centred)
+        needed = min(room_w / rect.width(), room_h / rect.height()) * 0.995
         new = max(needed, self.readable_scale())
         if new >= scale * 0.999:
             return

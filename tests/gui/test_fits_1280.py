@@ -255,3 +255,111 @@ def test_a_wrapped_lines_number_sits_on_its_first_row_and_the_next_below_it(smal
     assert wrapped_rows >= 2  # the comment is wider than the dock
     assert second - first == pytest.approx(wrapped_rows * row, abs=wrapped_rows + 1)
     assert third - second == pytest.approx(row, abs=2)
+
+
+# -- the graph itself at 1280 x 720 (issue 22's second tryout) -----------------------------
+
+def _graph_items(scene) -> list:
+    """The boxes and op circles of the graph drawn now (a grouped graph's group boxes
+    with them)."""
+    from gui.graph.items import OpItem, ValueItem
+
+    boxes = [item for item in scene.items() if isinstance(item, (ValueItem, OpItem))]
+    return boxes + list(getattr(scene, "group_items", {}).values())
+
+
+def _cut(view) -> list:
+    """The graph's boxes not whole in the viewport."""
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    return [item for item in _graph_items(view.scene())
+            if not shown.contains(item.sceneBoundingRect())]
+
+
+def _smallest_px(view) -> float:
+    from gui.graph.view import SMALLEST_TEXT_PT
+
+    return SMALLEST_TEXT_PT * view.logicalDpiY() / 72.0 * view.scale_factor()
+
+
+def _ctrl_0(window):
+    from PySide6.QtGui import QAction
+
+    return next(a for a in window.findChildren(QAction) if a.shortcut().toString() == "Ctrl+0")
+
+
+def test_micrograds_mlp_opens_whole_and_readable_and_ctrl_0_keeps_it(qtbot):
+    from gui import debug
+    from gui.graph.view import READABLE_PX
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(100)
+    model, loss = demo.model, demo.loss  # named as the tryout's script names them
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    window.resize(*SCREEN)
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
+                    and tab.scene.shown is not None, timeout=180_000)
+    qtbot.waitUntil(lambda: window.size().toTuple() == SCREEN, timeout=5_000)
+    qtbot.wait(50)
+    view = tab.view
+    assert len(tab.scene.shown.stepper.forward_steps) == 65_818 and model.layers
+    shown = tab.scene.shown
+    titles = [g.title for g in shown.groups if -1 - g.id in shown.quotient.units]
+    assert "model.layers[0]" in titles
+    assert len(_graph_items(tab.scene)) > 10 and _cut(view) == []  # the first view: all of it
+    assert READABLE_PX - 1e-6 <= _smallest_px(view) < 9.0  # under the old floor, not ~5 px
+    _ctrl_0(window).trigger()
+    assert _cut(view) == [] and _smallest_px(view) >= READABLE_PX - 1e-6
+    window.close()
+
+
+def test_the_lessons_neuron_fits_whole_in_the_window_and_presenting(small_window, qtbot):
+    from tests.engine.helpers import NEURON
+
+    small_window.load_program(NEURON)
+    view = small_window.graph_tab.view
+    qtbot.wait(50)
+    assert len(_graph_items(view.scene())) == 13 + 7  # its boxes and op circles
+    assert _cut(view) == []  # p - y and loss too (cut at the right before)
+    _ctrl_0(small_window).trigger()
+    assert _cut(view) == []
+    small_window.resize(1200, 700)  # a fit is redone on a resize
+    qtbot.waitUntil(lambda: small_window.size().toTuple() == (1200, 700), timeout=5_000)
+    assert _cut(view) == [] or view.scale_factor() == pytest.approx(view.readable_scale())
+    small_window.resize(*SCREEN)
+    small_window.presentation.enter()
+    try:
+        qtbot.wait(20)
+        small_window.resize(*SCREEN)  # the offscreen screen is smaller than a projector's
+        qtbot.waitUntil(lambda: small_window.size().toTuple() == SCREEN, timeout=5_000)
+        qtbot.wait(20)
+        # its type would be 18 px: too large to fit, so the largest scale that fits
+        assert _cut(view) == [] and view.scale_factor() < view.readable_scale()
+        port = view.viewport().rect()
+        whole = view.scene().graph_rect()
+        assert view.scale_factor() == pytest.approx(
+            min(port.width() / (whole.width() + 48), port.height() / (whole.height() + 48)))
+    finally:
+        small_window.presentation.leave()
+
+
+def test_a_second_ctrl_0_fits_a_long_chain_whatever_its_text_size(small_window, qtbot):
+    from gui.graph.view import READABLE_PX, WHOLE_SAID
+
+    text = "x = 0.5\na1 = tanh(x)\n" + "".join(f"a{i} = tanh(a{i - 1})\n" for i in range(2, 51))
+    small_window.editor.set_text(text)
+    small_window.build(text)
+    assert small_window.wait_for_build() and small_window.graph_tab.wait_for_layout()
+    view = small_window.graph_tab.view
+    qtbot.wait(20)
+    seen = len(_graph_items(view.scene())) - len(_cut(view))
+    assert seen > 9  # the old floor showed 7 boxes and op circles of the row
+    assert _smallest_px(view) == pytest.approx(READABLE_PX, abs=0.05)
+    _ctrl_0(small_window).trigger()  # once: the readable fit again
+    assert len(_cut(view)) == len(_graph_items(view.scene())) - seen
+    _ctrl_0(small_window).trigger()  # twice in a row: all of it
+    assert _cut(view) == []
+    assert small_window.statusBar().currentMessage() == WHOLE_SAID
+    _ctrl_0(small_window).trigger()  # a third: readable again
+    assert _smallest_px(view) == pytest.approx(READABLE_PX, abs=0.05)

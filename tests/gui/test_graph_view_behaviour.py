@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 from engine.core.pitfalls import NO_SORT, OVERWRITE
 from gui.graph.editor import PRESETS
 from gui.graph.tab import wrong_gradients_sentence
+from gui.graph.view import READABLE_PX
 from gui.window.main_window import MainWindow
 
 SMALL = "x = 2.0\nb = x*3\nc = b*2\nd = b + c\n"
@@ -18,6 +19,8 @@ SHORT_CHAIN = "x = 0.5\n" + "".join(f"a{k} = tanh({'a' + str(k - 1) if k else 'x
                                     for k in range(4))
 FIVE_LINKS = "x = 0.5\n" + "".join(f"a{k} = tanh({'a' + str(k - 1) if k else 'x'})\n"
                                    for k in range(5))
+SEVEN_LINKS = "x = 0.5\n" + "".join(f"a{k} = tanh({'a' + str(k - 1) if k else 'x'})\n"
+                                    for k in range(7))
 # a long chain whose first rule sends gradients to two inputs far to the left
 PRODUCT_CHAIN = "w = 0.3\nu = 2.0\na0 = w*u\n" + "".join(
     f"a{k} = tanh(a{k - 1})\n" for k in range(1, 30))
@@ -102,16 +105,16 @@ def test_resizing_the_window_fits_the_graph_again(window, qtbot):
     window.resize(1400, 860)
     view = window.graph_tab.view
     qtbot.waitUntil(lambda: view.viewport().width() < 1100)
-    build(window, FIVE_LINKS)
+    build(window, SEVEN_LINKS)
     assert not visible(view).contains(graph_rect(view))  # too wide to read whole
-    assert on_screen_px(view, 8.5) == pytest.approx(9.0)
+    assert on_screen_px(view, 8.5) == pytest.approx(READABLE_PX)
     window.resize(1700, 900)
     qtbot.waitUntil(lambda: view.viewport().width() > 1300)
     assert fitted_whole(view)
-    assert on_screen_px(view, 8.5) > 9.0 + 1e-6
+    assert on_screen_px(view, 8.5) > READABLE_PX + 1e-6
     window.resize(1400, 860)
     qtbot.waitUntil(lambda: view.viewport().width() < 1100)
-    assert on_screen_px(view, 8.5) == pytest.approx(9.0)
+    assert on_screen_px(view, 8.5) == pytest.approx(READABLE_PX)
     assert view.auto_fit
 
 
@@ -166,8 +169,8 @@ def test_a_long_chain_is_shown_readable_from_its_left_end(window, qtbot):
     view = window.graph_tab.view
     build(window, CHAIN)
     assert graph_rect(view).width() * view.scale_factor() > view.viewport().width()
-    # the smallest text (boxes, edge labels: 8.5 pt) is 9 px: no smaller, no larger than needed
-    assert on_screen_px(view, 8.5) == pytest.approx(9.0)
+    # the smallest text (boxes, edge labels: 8.5 pt) is READABLE_PX: no smaller, no larger
+    assert on_screen_px(view, 8.5) == pytest.approx(READABLE_PX)
     first = window.graph_tab.scene.value_item_of(window.session.program.inputs["x"])
     assert visible(view).contains(first.sceneBoundingRect())  # where the forward pass starts
     assert visible(view).left() <= graph_rect(view).left() + 1
@@ -182,7 +185,7 @@ def test_a_large_graph_starts_readable_and_labels_boxes_as_they_come_into_view(w
     qtbot.waitUntil(lambda: len(window.graph_tab.scene.value_items) == n + 1, timeout=20_000)
     scene, view = window.graph_tab.scene, window.graph_tab.view
     assert scene.labels_visible
-    assert on_screen_px(view, 8.5) == pytest.approx(9.0)
+    assert on_screen_px(view, 8.5) == pytest.approx(READABLE_PX)
     far = scene.value_items[n // 2]
     assert far.name is None  # nowhere near the screen: no texts made
     window.session.seek(n // 2 + 1)  # the forward pass reaches it
@@ -218,7 +221,7 @@ def test_when_the_parents_do_not_fit_the_view_zooms_out_only_as_much_as_needed(w
     window.resize(1400, 860)
     tab, view = window.graph_tab, window.graph_tab.view
     build(window, PRODUCT_CHAIN)
-    view.zoom_by(4.0)  # a box is now about 400 px wide: a0, its op and w, u cannot all fit
+    view.zoom_by(3.2 / view.scale_factor())  # a box ~400 px wide: a0, its op, w, u cannot fit
     zoomed = view.scale_factor()
     tab.actions["end"].trigger()  # the last step: a0 = w*u sends to w and u
     current, received = step_boxes(window)
@@ -226,7 +229,7 @@ def test_when_the_parents_do_not_fit_the_view_zooms_out_only_as_much_as_needed(w
     shown = visible(view)
     for box in (current, *received):
         assert shown.contains(box.sceneBoundingRect())
-    assert view.readable_scale() <= view.scale_factor() < zoomed  # zoomed out, not below 9 px
+    assert view.readable_scale() <= view.scale_factor() < zoomed  # out, not below READABLE_PX
     # no further out than needed: at a tenth more zoom they would not all fit with the margin
     everything = current.sceneBoundingRect()
     for item in view.step_items():
@@ -248,7 +251,7 @@ def test_when_the_parents_do_not_fit_at_a_readable_size_the_current_box_wins(win
     shown = visible(view)
     assert shown.contains(current.sceneBoundingRect())
     assert not all(shown.contains(box.sceneBoundingRect()) for box in received)
-    assert view.scale_factor() == pytest.approx(view.readable_scale())  # never below 9 px
+    assert view.scale_factor() == pytest.approx(view.readable_scale())  # never below READABLE_PX
 
 
 def test_step_items_are_the_current_box_its_op_and_receiving_parents(window):

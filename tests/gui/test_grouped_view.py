@@ -6,7 +6,7 @@ near the view's edge is brought well inside (centred), not left at the margin.""
 import pytest
 from PySide6.QtCore import QRectF
 
-from gui.graph.view import EDGE_BAND, MARGIN_PX
+from gui.graph.view import EDGE_BAND, MARGIN_PX, SMALLEST_TEXT_PT
 from tests.gui.grouped_models import load_grouped
 
 
@@ -23,7 +23,7 @@ def inside_with_margin(view, item) -> bool:
 
 
 def fits_readable(view, items) -> bool:
-    """Whether `items` fit in the viewport together, with the margin, at 9-px text."""
+    """Whether `items` fit in the viewport together, with the margin, at the readable size."""
     rect = QRectF(items[0].sceneBoundingRect())
     for item in items[1:]:
         rect = rect.united(item.sceneBoundingRect())
@@ -47,7 +47,7 @@ def unit_items(view):
 
 
 def check_step_in_view(view) -> int:
-    """The current unit and the units it sends to are on screen, if they fit at 9-px
+    """The current unit and the units it sends to are on screen, if they fit at the readable
     text (else the current unit is, at that size); how many senders were checked."""
     current, senders = unit_items(view)
     assert inside_with_margin(view, current)
@@ -62,7 +62,7 @@ def check_step_in_view(view) -> int:
 
 def test_micrograds_mlp_opens_on_its_output_readable(qtbot):
     """micrograd's demo on 20 points, grouped: the first view shows the loss, and its
-    text is at least 9 px high (fitted if it fits so, at its output's end otherwise)."""
+    text is at least READABLE_PX high (fitted if it fits so, at its output's end otherwise)."""
     from gui import debug
     from tests.foreign_models import micrograd_demo
 
@@ -98,7 +98,8 @@ def zoomed_in(window, qtbot):
     program, grouping = load_grouped(window, points=12, sizes=(2, 6, 6, 1))
     qtbot.waitUntil(lambda: ready(window), timeout=60_000)
     view = window.graph_tab.view
-    view.zoom_by(3.0)
+    nine_px = 9.0 * 72.0 / (SMALLEST_TEXT_PT * view.logicalDpiY())  # the old floor's zoom
+    view.zoom_by(3.0 * nine_px / view.scale_factor())
     return window, grouping
 
 

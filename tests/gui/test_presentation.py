@@ -12,6 +12,9 @@ from gui.graph import items
 from gui.window import presentation
 from tests.engine.helpers import NEURON
 
+CHAIN = "x = 0.5\n" + "".join(f"a{k} = tanh({'a' + str(k - 1) if k else 'x'})\n"
+                             for k in range(40))
+
 
 @pytest.fixture
 def shown(window, qtbot):
@@ -37,9 +40,16 @@ def _present(window, size):
     QApplication.processEvents()
 
 
-def test_at_1920_by_1080_every_text_of_the_neuron_is_24_px_or_more(shown):
+def _whole(view) -> bool:
+    return view.mapToScene(view.viewport().rect()).boundingRect().contains(
+        view.scene().graph_rect())
+
+
+def test_at_1920_by_1080_the_neuron_is_whole_at_the_largest_scale_that_fits(shown):
+    # the neuron does not fit at 24-px type: it is fitted whole, its type as large as
+    # that allows (larger than in the window), not cut at both ends (issue 22)
     before = _text_px(shown)
-    assert min(px for px, _ in before) < 14  # the window's own size: small type
+    assert min(px for px, _ in before) < 10  # the window's own size: small type
     _present(shown, (1920, 1080))
     assert shown.presentation.active
     for _ in range(16):  # into the backward pass: the edges' labels are drawn too
@@ -48,7 +58,9 @@ def test_at_1920_by_1080_every_text_of_the_neuron_is_24_px_or_more(shown):
     sizes = _text_px(shown)
     labels = [t for _, t in sizes if "×" in t]
     assert labels and len(sizes) > len(before)
-    assert min(px for px, _ in sizes) >= 24.0
+    view = shown.graph_tab.view
+    assert _whole(view) and view.scale_factor() < view.readable_scale()
+    assert min(px for px, _ in sizes) > 1.4 * min(px for px, _ in before)
     caption = shown.presentation.caption
     assert caption.isVisible()
     assert caption.text() == step_caption(shown.session.stepper, "loss")
@@ -62,6 +74,11 @@ def test_at_1920_by_1080_every_text_of_the_neuron_is_24_px_or_more(shown):
 def test_at_1280_by_720_the_type_is_in_proportion_and_never_small(shown):
     _present(shown, (1280, 720))
     assert presentation.text_px(720) == presentation.MIN_TEXT_PX == 18.0
+    # the neuron: whole, at the largest scale that fits (issue 22)
+    assert _whole(shown.graph_tab.view) and min(px for px, _ in _text_px(shown)) >= 8.5
+    shown.load_program(CHAIN)  # a graph that cannot fit: at the presentation's size
+    QApplication.processEvents()
+    assert not _whole(shown.graph_tab.view)
     assert min(px for px, _ in _text_px(shown)) >= 18.0
     assert presentation.text_px(2160) == 48.0
 
