@@ -419,9 +419,15 @@ class GroupItem(QGraphicsPathItem):
             return
         self.setToolTip(self.tip)
         grad = f"grad = {grad or '·'}"
-        lines = [f"{self.count}   value {value}" if value != "?" else self.count, grad]
-        if metrics_of(8.5).horizontalAdvance(lines[0]) > self.room:  # the value below
-            lines = [self.count, f"value {value} · {grad}"]
+        if value == "?":
+            self.numbers.setText(fitted([self.count, grad], 8.5, self.room))
+            return
+        # the first that fits: the count beside the value, the value beside the gradient,
+        # or the value and the gradient alone (the count is in the tooltip)
+        ways = ([f"{self.count}   value {value}", grad], [self.count, f"value {value} · {grad}"],
+                [f"value {value}", grad])
+        advance = metrics_of(8.5).horizontalAdvance
+        lines = next((w for w in ways if max(map(advance, w)) <= self.room), ways[-1])
         self.numbers.setText(fitted(lines, 8.5, self.room))
 
     def texts(self) -> tuple[str, str]:

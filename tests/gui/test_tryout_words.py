@@ -107,12 +107,15 @@ def test_the_step_label_cuts_the_groups_title_in_the_middle_never_the_counts(qtb
 def test_a_group_boxs_numbers_stay_inside_its_borders(qtbot, title, members, value):
     from gui.graph.items import INK, GroupItem, group_size
 
-    box = GroupItem(0, title, members, 0, group_size(title, False), "tip")
+    tip = f"{members:,} nodes. Double-click it or press + to open it."  # as the scene's
+    box = GroupItem(0, title, members, 0, group_size(title, False), tip)
     box.set_state(value, "-0.0001234", INK, 1.0, False)
     text = box.numbers
     right = text.mapRectToParent(text.boundingRect()).right()
     assert right <= box.path().boundingRect().right() - 5  # clear of the border
-    assert value in text.text() and f"{members:,} nodes" in text.text()
+    assert value in text.text() and "-0.0001234" in text.text()  # both numbers whole
+    assert "…" not in text.text()
+    assert f"{members:,} nodes" in text.text() + box.toolTip()
 
 
 def test_a_value_boxs_numbers_stay_inside_its_borders(qtbot):
