@@ -42,6 +42,7 @@ LIGHT = {
     "error": "#b91c1c",
     "warning": "#92400e",
     "right": "#166534",
+    "link": "#1d4ed8",        # a link in a rich text (the breadcrumb's groups)
     "notice": "#92400e",
     "notice_ground": "#fef3c7",
     "gutter": "#f3f4f6",       # the editor's line numbers
@@ -90,6 +91,7 @@ DARK = {
     "error": "#fca5a5",
     "warning": "#fde68a",
     "right": "#4ade80",
+    "link": "#93c5fd",
     "notice": "#fde68a",
     "notice_ground": "#3f3210",
     "gutter": "#202227",
@@ -128,7 +130,8 @@ TEXT_PAIRS = (
       for fill in ("input", "constant", "intermediate", "output", "op", "group")],
     *[(text, "label_ground") for text in ("ink", "current", "backward", "wrong")],
     ("ink", "background"),
-    *[(text, ground) for text in ("text", "muted", "soft", "error", "warning", "right")
+    *[(text, ground) for text in ("text", "muted", "soft", "error", "warning", "right",
+                                  "link")
       for ground in ("window", "base")],
     ("notice", "notice_ground"),
     ("gutter_text", "gutter"), ("error", "gutter"),

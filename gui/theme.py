@@ -82,7 +82,7 @@ def dark_palette() -> QPalette:
                       (roles.ToolTipBase, "window"), (roles.ToolTipText, "text"),
                       (roles.Text, "text"), (roles.Button, "window"),
                       (roles.ButtonText, "text"), (roles.BrightText, "wrong"),
-                      (roles.PlaceholderText, "muted"), (roles.Link, "backward")):
+                      (roles.PlaceholderText, "muted"), (roles.Link, "link")):
         result.setColor(role, c(colours[key]))
     shades = palette.DARK_SHADES
     for role in ("Highlight", "HighlightedText", "Light", "Midlight", "Mid", "Dark", "Shadow"):
@@ -123,6 +123,8 @@ def _widgets(name: str) -> None:
         light = _light_palette[0]
         if light.color(QPalette.ColorRole.Window).lightness() < 128:  # the system's dark
             light = app.style().standardPalette()
+        light = QPalette(light)
+        light.setColor(QPalette.ColorRole.Link, palette.qcolor(palette.LIGHT["link"]))
         app.setPalette(light)
 
 
@@ -151,8 +153,10 @@ def _retint_widgets(table: dict[str, str]) -> None:
         sheet = widget.styleSheet()
         if "#" in sheet:
             widget.setStyleSheet(retint(sheet, table))
-        if isinstance(widget, QLabel) and "color:" in widget.text():
-            widget.setText(retint(widget.text(), table))
+        text = widget.text() if isinstance(widget, QLabel) else ""
+        if "color:" in text or "<a " in text:
+            widget.setText("")  # read again: a link takes its colour when its text is read
+            widget.setText(retint(text, table))
         if isinstance(widget, (QPlainTextEdit, QTextEdit)) and widget.extraSelections():
             widget.setExtraSelections([_retint_mark(s, table)
                                        for s in widget.extraSelections()])

@@ -147,6 +147,10 @@ class Program:
         self.values = values
         self.output_name = output_name
         self.output = values[output_index]
+        label = self.output.label  # `loss = b`: the output is b's node, titled by both
+        if label and label != output_name and not label.startswith(f"{output_name} = ") \
+                and self.instructions[output_index].op != INPUT:
+            self.output.label = f"{output_name} = {label}"
         self._name_index = dict(names)
         self.output_index = output_index
         self.names = {name: values[i] for name, i in names.items()}

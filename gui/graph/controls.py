@@ -90,9 +90,31 @@ class PhaseLabel(QLabel):
                 line += " " + words.pop(0)
             lines.append(line)
         rest = " ".join(words)
+        if rest and metrics.horizontalAdvance(rest) > width:
+            parts = self._counts_kept(text)
+            if parts:
+                return parts
         if rest:
             lines.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
         return [line for line in lines if line]
+
+    def _counts_kept(self, text: str) -> list[str] | None:
+        """'forward 24/37 · inside relu((Σ 16 terms + b) × c + c) × 100' too long for two
+        lines: the counts whole on the first, the rest on the second with its longest
+        part (a group's title) cut in the middle; None if the counts do not fit a line."""
+        metrics, width = self.fontMetrics(), self.width()
+        counts, *parts = text.split(" · ")
+        if not parts or metrics.horizontalAdvance(counts) > width:
+            return None
+        longest = max(range(len(parts)), key=lambda i: len(parts[i]))
+        others = " · ".join(p for i, p in enumerate(parts) if i != longest)
+        room = width - metrics.horizontalAdvance(others + " · " if others else "")
+        parts[longest] = metrics.elidedText(parts[longest], Qt.TextElideMode.ElideMiddle,
+                                            max(room, 0))
+        second = " · ".join(parts)
+        if metrics.horizontalAdvance(second) > width:
+            second = metrics.elidedText(second, Qt.TextElideMode.ElideMiddle, width)
+        return [counts, second]
 
     def setText(self, text: str) -> None:
         super().setText(text)

@@ -5,6 +5,7 @@ then only re-labelled and re-coloured as the user steps. Anything not needed yet
 edge's label, its position on the curve) is made on first use, so that a graph of
 thousands of nodes is quick to build.
 """
+# size: every drawn piece of the graph shares its fonts, pens, texts and their fitting here
 
 from __future__ import annotations
 
@@ -53,6 +54,19 @@ def pen(rgba: int, width: float, dashed: bool = False) -> QPen:
     if dashed:
         p.setStyle(Qt.PenStyle.DashLine)
     return p
+
+
+@cache
+def metrics_of(size: float) -> QFontMetricsF:
+    return QFontMetricsF(font(size))
+
+
+def fitted(lines: list[str], size: float, room: float) -> str:
+    """`lines` in a box's text of `size` points, each cut with '…' to `room` pixels."""
+    metrics = metrics_of(size)
+    return "\n".join(line if metrics.horizontalAdvance(line) <= room
+                     else metrics.elidedText(line, Qt.TextElideMode.ElideRight, room)
+                     for line in lines)
 
 
 def _text(parent: QGraphicsItem, size: float, bold: bool = False) -> QGraphicsSimpleTextItem:
@@ -140,7 +154,8 @@ class ValueItem(QGraphicsRectItem):
         value, grad, _, _, faint = self._state
         # '≈ 0' (round-off) takes the place of '='
         sign = "" if value.startswith("≈") else "= "
-        self.numbers.setText(f"value {sign}{value}\ngrad = {grad or '·'}")
+        self.numbers.setText(fitted([f"value {sign}{value}", f"grad = {grad or '·'}"], 8.5,
+                                    VALUE_W - 10))
         self.numbers.setBrush(FAINT if faint else INK)
 
     def texts(self) -> tuple[str, str, str]:
@@ -334,8 +349,17 @@ def group_size(title: str, stack: bool) -> tuple[float, float]:
 
 def outputs_said(outputs: int, members: int) -> str:
     """What a box of many outputs says under its count instead of one value: how many of
-    its nodes are used outside it, or that all are (its count already says how many)."""
-    return "all used outside it" if outputs >= members else f"{outputs:,} used outside it"
+    its values are used outside it, or that all are (its count already says how many)."""
+    return ("all values used outside" if outputs >= members
+            else f"{outputs:,} values used outside")
+
+
+def outputs_meant(said: str, members: int) -> str:
+    """`outputs_said`'s words explained, for the box's tooltip."""
+    first = said.split(" ", 1)[0]
+    if first == "all":
+        return f"All {members:,} of its values are used by boxes outside it."
+    return f"{first} of its values are used by boxes outside it."
 
 
 class GroupItem(QGraphicsPathItem):
@@ -356,7 +380,9 @@ class GroupItem(QGraphicsPathItem):
         self.setPath(path)
         self.setBrush(GROUP_FILL)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
-        self.setToolTip(tip if tip.startswith(title) else f"{title}\n{tip}")  # uncut
+        self.tip = tip if tip.startswith(title) else f"{title}\n{tip}"  # uncut
+        self.setToolTip(self.tip)
+        self.members = members
         for k in (2, 1) if instances else ():  # the pile behind
             back = QPainterPath()
             back.addRoundedRect(rect.translated(k * STACK_OFFSET, -k * STACK_OFFSET), 8, 8)
@@ -373,6 +399,7 @@ class GroupItem(QGraphicsPathItem):
         self.count = f"{count}{members:,} nodes"
         self.numbers = _text(self, 8.5)
         self.numbers.setPos(rect.left() + 6, rect.top() + 21)
+        self.room = w - 12  # the numbers' width, clear of both borders
         self._state = None
         self.set_state("?", "", INK, 1.0, True)
 
@@ -385,13 +412,23 @@ class GroupItem(QGraphicsPathItem):
             return
         self._state = state
         self.setPen(pen(border.rgba(), width))
-        if not numbers:
-            self.numbers.setText(f"{self.count}\n{value}")
-            self.numbers.setBrush(FAINT if faint else INK)
-            return
-        line = f"{self.count}   value {value}" if value != "?" else f"{self.count}"
-        self.numbers.setText(f"{line}\ngrad = {grad or '·'}")
         self.numbers.setBrush(FAINT if faint else INK)
+        if not numbers:
+            self.numbers.setText(fitted([self.count, value], 8.5, self.room))
+            self.setToolTip(f"{self.tip}\n{outputs_meant(value, self.members)}")
+            return
+        self.setToolTip(self.tip)
+        grad = f"grad = {grad or '·'}"
+        if value == "?":
+            self.numbers.setText(fitted([self.count, grad], 8.5, self.room))
+            return
+        # the first that fits: the count beside the value, the value beside the gradient,
+        # or the value and the gradient alone (the count is in the tooltip)
+        ways = ([f"{self.count}   value {value}", grad], [self.count, f"value {value} · {grad}"],
+                [f"value {value}", grad])
+        advance = metrics_of(8.5).horizontalAdvance
+        lines = next((w for w in ways if max(map(advance, w)) <= self.room), ways[-1])
+        self.numbers.setText(fitted(lines, 8.5, self.room))
 
     def texts(self) -> tuple[str, str]:
         """(title, numbers) as displayed."""

@@ -28,6 +28,7 @@ from gui.tabs.ranked_table import Column, RankedTable
 from gui.tabs.widgets import ProgramTab, put
 
 MAX_NODES = 20_000
+TWICE = "2 passes,\nno zero_grad"  # the last column's header, on two lines: narrow
 ZERO_GRAD_EPOCHS = 1500  # the lesson's run has collapsed by then; the buggy one has not
 
 LESSON_CASES = (  # the lesson's own examples
@@ -148,9 +149,10 @@ class PitfallsTab(ProgramTab):
                    tip="The gradient if rules ran in breadth-first order from the output"),
             Column("ratio ", lambda r: ratio(r.no_sort, r.correct),
                    wrong=lambda r: _differs(r.no_sort, r.correct)),
-            Column("2 passes, no zero_grad", lambda r: r.twice, _num,
-                   wrong=lambda r: _differs(r.twice, r.correct)),
-        ], self)
+            Column(TWICE, lambda r: r.twice, _num,
+                   wrong=lambda r: _differs(r.twice, r.correct),
+                   tip="The gradient after two backward passes without zero_grad between"),
+        ], self, whole=True)  # every column seen: the plot beside takes what is left
         self.table.setObjectName("pitfall_table")
         put(self._left, self._table_place, self.table)
         yield

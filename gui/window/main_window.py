@@ -36,7 +36,7 @@ from gui.window import recovery
 from gui.window.files import APP_NAME, ProgramFiles, _reason
 from gui.window.lazy_tabs import WindowTabs
 from gui.window.menus import SHORTCUTS, WindowMenus
-from gui.window.status import KeepActive, StatusMemory
+from gui.window.status import KeepActive, ProgressWords, StatusMemory
 
 DEFAULT_PROGRAM = PRESETS / "01-neuron.expr"
 WARM_AFTER_MS = 1500  # after the start's own work: the window is drawn and idle by then
@@ -123,6 +123,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.progress.setMaximumWidth(160)
         self.progress.hide()
         self.statusBar().addPermanentWidget(self.progress)
+        self.progress_words = ProgressWords(self, self.progress)  # what the bar is for
         self.cancel_layout = self._cancel_button(
             "cancel_layout", "Stop laying out the graph: it is not drawn, stepping still works")
         self.cancel_build = self._cancel_button(
@@ -147,7 +148,8 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.session.loaded.connect(self._cross_check)
         self.checker.status.connect(
             lambda message: self.status_memory.say(message, supersedes=LOADING_SAID))
-        self.checker.busy.connect(self.progress.setVisible)
+        self.checker.busy.connect(
+            lambda busy: self.progress_words.show_for(busy, LOADING_SAID + "…"))
         self.checker.changed.connect(self._update_inspector)
         self.tabs.currentChanged.connect(self._on_tab_chosen)
 
@@ -328,7 +330,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
 
     @Slot(bool)
     def _on_build_busy(self, busy: bool) -> None:
-        self.progress.setVisible(busy)
+        self.progress_words.show_for(busy, "Building the program…")
         self.cancel_build.setVisible(busy)
 
     @Slot(object, object)
@@ -389,19 +391,19 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
     def _on_report_progress(self, done: int, total: int, text: str) -> None:
         self.progress.setRange(0, total)
         self.progress.setValue(done)
-        self.progress.show()
+        self.progress_words.show_for(True, "Writing the report…")
         self.show_status(f"Writing the report: {text}…")
 
     @Slot(str)
     def _on_report_finished(self, message: str) -> None:
-        self.progress.hide()
+        self.progress_words.show_for(False, "Writing the report…")
         self.progress.setRange(0, 0)
         self.show_status(message)
 
     @Slot(bool)
     def _on_layout_busy(self, busy: bool) -> None:
         """A layout past half a second: a progress bar, and Cancel beside it."""
-        self.progress.setVisible(busy)
+        self.progress_words.show_for(busy, "Laying out the graph…")
         self.cancel_layout.setVisible(busy)
 
     # -- status, inspector, help ------------------------------------------------------------

@@ -1,10 +1,12 @@
 """The status bar describes the tab in front, always: each tab's last message is kept and
 shown again when the tab comes back, and a message wiped by a menu's tips (Qt clears the
-bar when the pointer leaves a menu) is put back."""
+bar when the pointer leaves a menu) is put back. The progress bar has words beside it
+saying what it is for, whichever tab is in front."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QLabel, QProgressBar
 
 
 class StatusMemory(QObject):
@@ -42,6 +44,33 @@ class StatusMemory(QObject):
         bar = self.window.statusBar()
         if not bar.currentMessage():
             bar.showMessage(self.said.get(self._key(), ""))
+
+
+class ProgressWords(QObject):
+    """The words beside the status bar's progress bar: `show_for(True, "Loading
+    TensorFlow…")` shows the bar with those words, `show_for(False, same words)` takes
+    them away; the bar shows while any work has words, all of them said."""
+
+    def __init__(self, window, bar: QProgressBar):
+        super().__init__(window)
+        self.bar = bar
+        self.label = QLabel(window)
+        self.label.setObjectName("progress_words")
+        self.label.hide()
+        window.statusBar().insertPermanentWidget(0, self.label)  # before the bar
+        self.working: list[str] = []  # the words of the work under way, first begun first
+
+    def show_for(self, busy: bool, words: str) -> None:
+        if words in self.working:
+            self.working.remove(words)
+        if busy:
+            self.working.append(words)
+        said = " · ".join(self.working)
+        self.label.setText(said)
+        self.label.setToolTip(f"The progress bar beside: {said}" if said else "")
+        self.label.setVisible(bool(said))
+        self.bar.setVisible(bool(said))
+        self.bar.setToolTip(said)
 
 
 class KeepActive(QObject):

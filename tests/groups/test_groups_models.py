@@ -92,12 +92,12 @@ def test_each_neuron_of_each_sample_is_a_region_titled_by_what_it_computes(mlp3)
     by_members = {frozenset(_members(grouping, g)): g for g in grouping.groups}
     params = [p for p in built.model.parameters()]
     for s, (layer0, layer1, _) in enumerate(built.layers):
-        for out in layer0:
+        for j, out in enumerate(layer0):  # and by its neuron, which its parameters name
             group = by_members[frozenset(_own(out, params + built.inputs[s], index))]
-            assert group.title == f"relu(Σ {len(built.inputs[s])} terms + b)"
-        for out in layer1:
+            assert group.title == f"neurons[{j}]: relu(Σ {len(built.inputs[s])} terms + b)"
+        for j, out in enumerate(layer1):
             group = by_members[frozenset(_own(out, params + layer0, index))]
-            assert group.title == f"relu(Σ {len(layer0)} terms + b)"
+            assert group.title == f"neurons[{j}]: relu(Σ {len(layer0)} terms + b)"
             assert group.members == 2 * len(layer0) + 1  # its products, sums and relu
 
 

@@ -62,8 +62,8 @@ def test_a_group_box_shows_its_title_whole_in_its_tooltip_and_its_count_once(qtb
     from gui.graph.items import INK, outputs_said
     item.set_state(outputs_said(48, 48), "", INK, 1.0, True, numbers=False)
     numbers = item.texts()[1]
-    assert numbers == "48 nodes\nall used outside it"
+    assert numbers == "48 nodes\nall values used outside"
     assert len(re.findall(r"\d+", numbers)) == 1
     stack = GroupItem(1, "relu(…) × 100", 64_700, 100, group_size("relu(…) × 100", True), tip)
     stack.set_state(outputs_said(100, 64_700), "", INK, 1.0, True, numbers=False)
-    assert stack.texts()[1] == "× 100 · 64,700 nodes\n100 used outside it"
+    assert stack.texts()[1] == "× 100 · 64,700 nodes\n100 values used outside"

@@ -49,7 +49,7 @@ def test_pitfalls_tab_highlights_wrong_gradients(window, qtbot):
     assert row["= for +="].data() == "1"
     assert row["ratio"].data() == "0.5×"
     assert row["no sort"].data() == "2"
-    assert row["2 passes, no zero_grad"].data() == "4"
+    assert row["2 passes,\nno zero_grad"].data() == "4"
     assert row["= for +="].data(Qt.ItemDataRole.BackgroundRole) == WRONG_BACKGROUND
     assert row["no sort"].data(Qt.ItemDataRole.BackgroundRole) is None
     # the zero_grad runs are trained in child processes, then drawn

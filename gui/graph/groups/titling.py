@@ -39,6 +39,11 @@ def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnod
             if not d.chain and _named(arrays, d.root) and not (
                     d.parent >= 0 and drafts[d.parent].root == d.root):
                 d.title = arrays.labels[d.root]  # the variable it reaches: reg_loss
+    for k, d in enumerate(drafts):  # a neuron by its parameters: neurons[3]: relu(…)
+        if d.kind == "structure" and not d.outputs and not d.chain:
+            name = _parameters_name(arrays, _nodes_in(k, kids, gnode_of), drafts, gnode)
+            if name and name != d.title:
+                d.title = f"{name}: {d.title}"
     for g0, d in enumerate(drafts):  # merged stages: an attention head, or in turn
         if d.kind == "instance" and d.title == STAGES:
             parts = sorted(kids[g0], key=lambda g: drafts[g].root)
@@ -60,11 +65,12 @@ def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnod
             describe.within = set(_nodes_in(instances[0], kids, gnode_of))
             d.title = describe.describe(model.root)
             describe.within = None
-        names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
-        unique = len(set(names)) == len(names) and all(names)
-        if not unique and all(_named(arrays, drafts[g].root) for g in instances):
-            names = [arrays.labels[drafts[g].root] for g in instances]  # losses[7]
-            unique = len(set(names)) == len(names)
+        names = [arrays.labels[drafts[g].root] for g in instances]  # what each computes
+        unique = len(set(names)) == len(names) and all(
+            _named(arrays, drafts[g].root) for g in instances)  # losses[7]
+        if not unique:  # else by the names inside: inputs[7]
+            names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
+            unique = len(set(names)) == len(names) and all(names)
         word = "head " if d.title == "attention head" else "#"
         for k, g in enumerate(instances):
             drafts[g].title = names[k] if unique else f"{word}{k}"
@@ -171,6 +177,23 @@ def _leaves_in(g: int, kids: dict[int, list[int]], held: dict[int, list[int]]) -
             found.extend(held.get(k, []))
             todo.append(k)
     return found
+
+
+def _parameters_name(arrays: GraphArrays, nodes: list[int], drafts: list[Draft],
+                     gnode) -> str:
+    """The last step of the one group of names that holds every parameter `nodes` use
+    ('neurons[3]' for model.layers[1].neurons[3]'s w and b), if it ends in an index;
+    '' if their parameters are of several groups or of none."""
+    holders = {gnode[p] for u in nodes for p in arrays.parents[u]
+               if not arrays.parents[p] and gnode[p] >= 0
+               and drafts[gnode[p]].kind == "names"}
+    if len(holders) != 1:
+        return ""
+    parts = path_parts(drafts[holders.pop()].title) or []
+    named = [k for k, part in enumerate(parts) if part.startswith(".")]
+    if len(parts) < 2 or not parts[-1].startswith("[") or parts[-1][1] in "'\"":
+        return ""
+    return "".join(parts[named[-1]:]).lstrip(".") if named else "".join(parts)
 
 
 def _instance_name(arrays: GraphArrays, leaves: list[int]) -> str:
