@@ -55,6 +55,7 @@ class ThemeMenu(QObject):
             menu.addAction(action)
             self.actions[choice] = action
         theme.changes().changed.connect(self._on_changed)
+        self._attached = True
         hints = QGuiApplication.styleHints()
         if hints is not None and hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(self._on_system_changed)
@@ -75,6 +76,16 @@ class ThemeMenu(QObject):
     def _on_system_changed(self, *_) -> None:
         if self.choice == "system":
             theme.apply("system")
+
+    def detach(self) -> None:
+        """The window closes: a later theme change must not draw (and lay out, in a
+        child) the graph of a window that is gone."""
+        if self._attached:
+            self._attached = False
+            theme.changes().changed.disconnect(self._on_changed)
+            hints = QGuiApplication.styleHints()
+            if hints is not None and hasattr(hints, "colorSchemeChanged"):
+                hints.colorSchemeChanged.disconnect(self._on_system_changed)
 
     @Slot(str)
     def _on_changed(self, _name: str) -> None:

@@ -469,6 +469,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         if not self._may_close():
             event.ignore()
             return
+        self.theme_menu.detach()
         self.graph_tab.timer.stop()
         self.program_build.cancel()
         self.graph_tab.stop_layout()

@@ -317,3 +317,24 @@ def test_every_kind_of_plot_item_is_retinted(qtbot):
         assert not dark & {palette.LIGHT["deep_blue"], palette.LIGHT["ring"]}
     title = bars_plot.titleLabel.opts["color"]
     assert title == palette.DARK["plot_text"]
+
+
+def test_a_closed_window_does_not_draw_again_when_the_theme_changes(qtbot):
+    """A theme chosen after a window closed (in another window) drew the closed one's
+    graph again: a layout child started for a window that is gone."""
+    from gui.jobs import worker
+    from gui.window.main_window import MainWindow
+
+    gone = MainWindow(remember=False)
+    qtbot.addWidget(gone)
+    gone.show()
+    qtbot.waitUntil(lambda: gone.graph_tab.session.stepper is not None, timeout=30_000)
+    drawn = []
+    gone.graph_tab.redraw = lambda: drawn.append(True)
+    gone.close()
+    theme.apply("dark")
+    QApplication.processEvents()
+    theme.apply("light")
+    QApplication.processEvents()
+    assert drawn == [] and not worker.running_workers()
+    gone.close()  # closing twice is harmless
