@@ -193,6 +193,8 @@ def running() -> list[ProcessJob]:
     return [job for job in _jobs if job.process.is_alive()]
 
 
-def stop_all() -> None:
+def stop_all(spared=()) -> None:
+    """Stop every child job but those in `spared` (another window's)."""
     for job in list(_jobs):
-        job.stop()
+        if not any(job is k for k in spared):
+            job.stop()

@@ -153,7 +153,20 @@ def running_workers() -> list[ProcessWorker]:
     return list(_workers)
 
 
-def stop_workers() -> None:
-    """Stop every worker now (the window closes)."""
+def stop_workers(spared=()) -> list[ProcessWorker]:
+    """Stop every worker now (a window closes), except those whose QObject parents lead
+    to one of `spared` (the other windows still open: a notebook's second `debug()`);
+    returns the workers spared."""
+    kept = [w for w in _workers if _owned_by(w, spared)]
     for worker in list(_workers):
-        worker.stop()
+        if not any(worker is k for k in kept):
+            worker.stop()
+    return kept
+
+
+def _owned_by(obj, owners) -> bool:
+    while obj is not None:
+        if any(obj is owner for owner in owners):
+            return True
+        obj = obj.parent()
+    return False

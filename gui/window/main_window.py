@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QMainWindow,
     QMessageBox,
@@ -479,8 +480,11 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
         self.reporter.stop()
         engine_dialog.stop_checks(self)
         self.checker.stop()
-        worker.stop_workers()  # any other child job: none outlives the window
-        process_job.stop_all()
+        # any other child job: none outlives the window, but another window's go on
+        others = [w for w in QApplication.topLevelWidgets()
+                  if isinstance(w, MainWindow) and w is not self and w.isVisible()]
+        kept = worker.stop_workers(spared=others)
+        process_job.stop_all(spared=[w.job for w in kept])
         self.disposal.finish()
         self.graph_tab.tidy.finish()
         _gc.unsettle()  # a big graph kept out of the collector's sight goes with the window

@@ -106,3 +106,25 @@ def test_closing_the_window_leaves_no_child_process(qtbot, tmp_path):
     assert not multiprocessing.active_children()
     assert not any(_alive(pid) for pid in pids)
     assert not (tmp_path / "report.md").exists()
+
+
+def test_closing_one_window_leaves_another_windows_children_running(qtbot):
+    """Two windows in one process (two `debug(..., block=False)` in a notebook): closing
+    the first stopped every child of the process, the second window's too."""
+    from gui.window.main_window import MainWindow
+
+    first, second = MainWindow(remember=False), MainWindow(remember=False)
+    for w in (first, second):
+        qtbot.addWidget(w)
+        w.show()
+    theirs = ProcessWorker(endless, interval_ms=5, parent=second)
+    mine = ProcessWorker(endless, interval_ms=5, parent=first)
+    seen = _events(theirs)
+    theirs.start()
+    mine.start()
+    qtbot.waitUntil(lambda: len(seen) > 2, timeout=60_000)
+    first.close()
+    assert not mine.running and theirs.running and theirs.job.process.is_alive()
+    assert worker.running_workers() == [theirs]
+    second.close()
+    assert not theirs.running and not process_job.running()
