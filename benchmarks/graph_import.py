@@ -88,39 +88,41 @@ timer = QTimer()
 timer.setInterval(5)
 timer.timeout.connect(lambda: beats.append(time.perf_counter()))
 timer.start()
+from PySide6.QtCore import QEventLoop
+def until(done):
+    # the event loop run as the window's own runs (no sleeps between events) until
+    # done() is true, looked at every millisecond (as benchmarks/gui_gaps.py does)
+    if done():
+        return
+    loop, look = QEventLoop(), QTimer()
+    look.setInterval(1)
+    look.timeout.connect(lambda: done() and loop.quit())
+    look.start()
+    loop.exec()
+    look.stop()
 t0 = time.perf_counter()
 window = debug(loss, block=False)
 t1 = time.perf_counter()
 beats.append(t1)
 tab = window.graph_tab
-def wait():
-    while window.building or tab.laying_out or tab.scene.shown is None:
-        app.processEvents()
-        time.sleep(0.002)
-wait()
+until(lambda: not (window.building or tab.laying_out or tab.scene.shown is None))
 t2 = time.perf_counter()
 shown = tab.expansion.shown
 groups = shown.groups
 closed = [g for g in range(len(groups)) if g not in shown.expanded
           and (groups[g].parent < 0 or groups[g].parent in shown.expanded)]
 biggest = max(closed, key=lambda g: groups[g].members)
-while tab.expansion.preparer.running:  # a user's click comes a moment after the picture
-    app.processEvents()
-    time.sleep(0.002)
+until(lambda: not tab.expansion.preparer.running)  # a click comes after the picture
 before = tab.scene
 t3 = time.perf_counter()
 tab.expansion.expand(biggest)
-while tab.scene is before or tab.laying_out:
-    app.processEvents()
-    time.sleep(0.001)
+until(lambda: tab.scene is not before and not tab.laying_out)
 t4 = time.perf_counter()
 for _ in range(10):
     tab.actions["step"].trigger()
     app.processEvents()
 t5 = time.perf_counter()
-for _ in range(40):
-    app.processEvents()
-    time.sleep(0.005)
+until(lambda: time.perf_counter() >= t5 + 0.2)
 gaps = [b - a for a, b in zip(beats, beats[1:]) if a >= t1]
 print(json.dumps({{"returned_s": t1 - t0, "steppable_s": t2 - t0, "gap_s": max(gaps),
                   "expand_s": t4 - t3, "expanded": groups[biggest].title,
@@ -159,14 +161,23 @@ tab = window.graph_tab
 expansion = tab.expansion
 preparer = getattr(expansion, "preparer", None)  # (absent before the warm child came)
 server = getattr(tab.background, "server", None)
+from PySide6.QtCore import QEventLoop
+def until(done):
+    # the event loop run as the window's own runs (no sleeps between events) until
+    # done() is true, looked at every millisecond (as benchmarks/gui_gaps.py does)
+    if done():
+        return
+    loop, look = QEventLoop(), QTimer()
+    look.setInterval(1)
+    look.timeout.connect(lambda: done() and loop.quit())
+    look.start()
+    loop.exec()
+    look.stop()
 def settle():
-    while (window.building or tab.laying_out or tab.scene.shown is None
-           or (preparer and preparer.running) or (server and not server.ready)):
-        app.processEvents()
-        time.sleep(0.002)
-    for _ in range(20):
-        app.processEvents()
-        time.sleep(0.002)
+    until(lambda: not (window.building or tab.laying_out or tab.scene.shown is None
+                       or (preparer and preparer.running) or (server and not server.ready)))
+    end = time.perf_counter() + 0.04
+    until(lambda: time.perf_counter() >= end)
 def timed(action, cold):
     settle()
     kept = getattr(expansion.shown, "shared", None)
@@ -176,9 +187,7 @@ def timed(action, cold):
     beats.clear()
     t = time.perf_counter()
     action()
-    while tab.scene is before or tab.laying_out:
-        app.processEvents()
-        time.sleep(0.0005)
+    until(lambda: tab.scene is not before and not tab.laying_out)
     seconds = time.perf_counter() - t
     return seconds, max((b - a for a, b in zip(beats, beats[1:])), default=0.0)
 settle()

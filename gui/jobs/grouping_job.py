@@ -71,10 +71,12 @@ def grouped_steps(output, nodes: list, answer: dict, role_of) -> Generator[None,
                    grouping, set(expanded))
 
 
-def grouping_worker(parent, packed: dict, budget: int) -> ProcessWorker:
-    """The child that groups a graph `pack_arrays_steps` packed (not started yet)."""
+def grouping_worker(parent) -> ProcessWorker:
+    """The child that groups a graph (not started yet): started before the graph is
+    packed, so that it is up and has its imports when `give(budget=..., **packed)` gives
+    it what `pack_arrays_steps` packed."""
     return ProcessWorker(group_pieces, one_by_one=True, interval_ms=POLL_MS,
-                         read_budget_s=READ_BUDGET_S, parent=parent, budget=budget, **packed)
+                         read_budget_s=READ_BUDGET_S, parent=parent, arguments_later=True)
 
 
 def grouping_answer(worker: ProcessWorker, records: deque, text=None) -> Generator:
@@ -155,12 +157,13 @@ class GroupingJob(QObject):
     def _steps(self, stepper, roles, budget: int):
         try:
             nodes = stepper.forward_steps
-            packed = yield from pack_arrays_steps(nodes, roles)
             records = self._records = deque()
-            worker = self._worker = grouping_worker(self, packed, budget)
+            worker = self._worker = grouping_worker(self)
             worker.yielded.connect(self._on_record)
             worker.finished.connect(self._on_ended)
             worker.start()
+            packed = yield from pack_arrays_steps(nodes, roles)
+            worker.give(budget=budget, **packed)
             answer = yield from grouping_answer(worker, records)
             if answer is None:
                 raise GroupingFailed(worker.job.error

@@ -27,10 +27,14 @@ def run_generator(conn, function: Callable, kwargs: dict | None,
     child pickled by its name, and the child imports it), sending frames of plain data
     (engine.frames) through `conn`'s file: ("batch", records) at most `batch_s` apart
     (0: each record on its own), ("error", text) if it failed; stop when the parent sends
-    anything; always end with ("end",)."""
+    anything; always end with ("end",). A function with a `warm_up` attribute (a
+    function of no arguments) has it called first when its arguments are to follow."""
     fd = conn.fileno()
     batch = []
     try:
+        warm_up = getattr(function, "warm_up", None)
+        if kwargs is KWARGS_TO_FOLLOW and warm_up is not None:
+            warm_up()  # what its work imports, while the arguments are still being made
         kwargs = received_kwargs(conn, kwargs)
         generator = function(**kwargs)
         last = time.monotonic()

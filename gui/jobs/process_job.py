@@ -44,12 +44,15 @@ class ProcessJob:
     # gather records into one message)
     child_main = staticmethod(run_generator)
 
-    def __init__(self, function: Callable, *, one_by_one: bool = False, **kwargs):
+    def __init__(self, function: Callable, *, one_by_one: bool = False,
+                 arguments_later: bool = False, **kwargs):
         self._conn, child = _context.Pipe()
         self._outbox: queue.SimpleQueue | None = None  # what the feeder thread sends
         self._feeder: threading.Thread | None = None
-        payload = ForkingPickler.dumps(kwargs)
-        inline = len(payload) <= INLINE_BYTES
+        # arguments_later: the child starts now (Python and its imports up) and waits for
+        # its arguments, given with `give` once they are made
+        payload = None if arguments_later else ForkingPickler.dumps(kwargs)
+        inline = payload is not None and len(payload) <= INLINE_BYTES
         self.arguments_follow = not inline  # sent through the pipe once it has started
         # confined: its own process group, ended when this process ends (engine.boundary)
         self.process = _context.Process(target=boundary.confined, daemon=True,
@@ -61,12 +64,16 @@ class ProcessJob:
         child.close()
         # what the child sends is read as frames of plain data, never unpickled
         self._reader = FrameReader(self._conn.fileno(), CHILD_RECORDS)
-        if not inline:
+        if payload is not None and not inline:
             self._post(payload)
         self.finished = False
         self.error: str | None = None
         self._reaping = False
         _jobs.append(self)
+
+    def give(self, **kwargs) -> None:
+        """The arguments of a job started with `arguments_later` (once)."""
+        self._post(ForkingPickler.dumps(kwargs))
 
     def _post(self, payload: bytes) -> None:
         """Send pickled `payload` to the child without waiting for it to read: a thread

@@ -142,6 +142,10 @@ class ProgramBuild(QObject):
                         budget: int) -> Generator[str | None, None, tuple]:
         """`_stepper_stages` after grouping the graph in a child; if the child fails, the
         stepper walks `forward_steps` and the graph is drawn as the window decides."""
+        worker = self._worker = grouping_worker(self)  # up while the graph is packed
+        worker.yielded.connect(self._on_record)
+        worker.finished.connect(self._on_parser_finished)
+        worker.start()
         inputs = set(program.inputs.values())
         text = f"Grouping {len(forward_steps):,} nodes…"
         roles = {}
@@ -150,10 +154,7 @@ class ProgramBuild(QObject):
             yield text
         roles[program.output] = "output"
         packed = yield from _told(pack_arrays_steps(forward_steps, roles), text)
-        worker = self._worker = grouping_worker(self, packed, budget)
-        worker.yielded.connect(self._on_record)
-        worker.finished.connect(self._on_parser_finished)
-        worker.start()
+        worker.give(budget=budget, **packed)
         # if the child fails, the graph is drawn as the window can
         answer = yield from grouping_answer(worker, self._records, text)
         reference = None

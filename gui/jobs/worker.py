@@ -83,6 +83,11 @@ class ProcessWorker(QObject):
         self.started.emit()
         return self
 
+    def give(self, **kwargs) -> None:
+        """The child's arguments, if it was made with `arguments_later=True` (it started
+        without them, to be ready when they come)."""
+        self.job.give(**kwargs)
+
     def send(self, message) -> None:
         """Send `message` to a child that reads them (a server)."""
         self.job.send(message)

@@ -13,6 +13,23 @@ def numbers(n: int, then_fail: bool = False):
         raise ValueError(f"failed after {n}")
 
 
+_WARMED: list[float] = []
+
+
+def _warm() -> None:
+    _WARMED.append(time.monotonic())
+
+
+def warmed_first(n: int):
+    """Whether `warm_up` ran in this child before the arguments came (it waits for
+    them), then 0, 1, ..., n-1."""
+    yield bool(_WARMED) and _WARMED[0] < time.monotonic()
+    yield from range(n)
+
+
+warmed_first.warm_up = _warm
+
+
 def endless(pause_s: float = 0.001):
     """The child's process id, then 1, 2, 3, ... until it is stopped."""
     yield os.getpid()

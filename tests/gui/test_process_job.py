@@ -5,7 +5,7 @@ is given the function object: a rename is seen where it is imported."""
 import itertools
 
 from gui.jobs.process_job import INLINE_BYTES, ProcessJob
-from tests.gui.job_functions import numbers
+from tests.gui.job_functions import numbers, warmed_first
 
 
 def _records(job: ProcessJob) -> list:
@@ -49,3 +49,25 @@ def test_a_child_cancelled_before_it_read_its_big_arguments_leaves_nothing_behin
     assert not job.process.is_alive()
     job._feeder.join(2.0)
     assert not job._feeder.is_alive()
+
+
+def test_a_child_started_before_its_arguments_warms_up_then_runs_them():
+    """`arguments_later`: the child starts at once (the window packs a big graph
+    meanwhile), runs its function's `warm_up` while it waits, and works when given."""
+    job = ProcessJob(warmed_first, arguments_later=True)
+    try:
+        assert job.arguments_follow and job.process.is_alive()
+        assert job.drain() == []  # nothing to do before its arguments
+        job.give(n=3)
+        assert _records(job) == [True, 0, 1, 2]
+        assert job.error is None
+    finally:
+        job.cancel()
+
+
+def test_a_function_with_a_warm_up_given_its_arguments_at_once_does_not_run_it():
+    job = ProcessJob(warmed_first, n=2)
+    try:
+        assert _records(job) == [False, 0, 1]
+    finally:
+        job.cancel()
