@@ -79,12 +79,15 @@ def grouping_worker(parent) -> ProcessWorker:
                          read_budget_s=READ_BUDGET_S, parent=parent, arguments_later=True)
 
 
-def grouping_answer(worker: ProcessWorker, records: deque, text=None) -> Generator:
+def grouping_answer(worker: ProcessWorker, records: deque, text=None,
+                    wanted: tuple[str, ...] = GROUPING_RECORDS,
+                    answer: dict | None = None) -> Generator:
     """The grouping child's records by name, as they come into `records` (yielding
-    `text` after each, WAIT while none is there); None if the child ended without
-    sending them all."""
-    answer = {}
-    while len(answer) < len(GROUPING_RECORDS):
+    `text` after each, WAIT while none is there), until those `wanted` have come (into
+    `answer`, if given: the records that came before); None if the child ended
+    without sending them."""
+    answer = {} if answer is None else answer
+    while not all(k in answer for k in wanted):
         if records:
             record = records.popleft()
             answer[record[0]] = record[1:]

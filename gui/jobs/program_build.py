@@ -155,16 +155,22 @@ class ProgramBuild(QObject):
         roles[program.output] = "output"
         packed = yield from _told(pack_arrays_steps(forward_steps, roles), text)
         worker.give(budget=budget, **packed)
-        # if the child fails, the graph is drawn as the window can
-        answer = yield from grouping_answer(worker, self._records, text)
-        reference = None
+        # the stepper is made as soon as the grouping's order has come, while the child
+        # sends the groups; if the child fails, the graph is drawn as the window can
+        answer = yield from grouping_answer(worker, self._records, text, ("order",))
+        walked, reference = forward_steps, None
+        if answer is not None:
+            walked = list(map(forward_steps.__getitem__, answer["order"][0]))
+            reference = forward_steps
+        built = yield from self._stepper_stages(program, f"{len(walked):,} nodes", walked,
+                                                reference)
+        if answer is not None:
+            answer = yield from grouping_answer(worker, self._records, text, answer=answer)
         if answer is not None:
             self.grouped = yield from _told(grouped_steps(program.output, forward_steps,
                                                           answer, roles.__getitem__), text)
-            self.grouped.reference = reference = forward_steps
-            forward_steps = self.grouped.nodes
-        return (yield from self._stepper_stages(program, f"{len(forward_steps):,} nodes",
-                                                forward_steps, reference))
+            self.grouped.reference = forward_steps
+        return built
 
     def cancel(self) -> None:
         """End the build now: the child is ended and nothing of it lands."""
