@@ -157,7 +157,10 @@ def test_the_rest_of_100_samples_is_said_by_their_outputs_range():
                  or g.kind == "stack" and grouping.groups[g.parent].kind != "stack")
     first = [grouping.groups[c].title for c in stack.children]
     assert first[:3] == ["losses[0]", "losses[1]", "losses[2]"]
-    assert first[3] == "… 17 more: losses[3–19]"
+    # `× 17` as a stack says its count (it was `… 17 more: losses[3–19]`: a '…' first is
+    # how a title cut short begins, `…neurons[3].w[1]`)
+    assert first[3] == "losses[3–19] × 17"
+    assert not any(t.startswith("…") for t in first)
 
 
 def test_a_neurons_box_says_which_neuron_its_parameters_name():
