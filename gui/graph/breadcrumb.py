@@ -1,6 +1,7 @@
 """The line above a grouped graph that says where you are: the open groups that hold the
 selected (or current) unit, outermost first, each a link back to the view where that
-group was opened; the root ("graph") a link back to the first view."""
+group was opened; the root ("graph") a link back to the first view. At the top level it
+says what is drawn there, and how to open a group."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from html import escape
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel
+
+from engine.numbers import count
 
 ROOT = "graph"
 TOP = -1  # the root's link: the first view
@@ -22,6 +25,18 @@ def back_view(shown, g: int, first: set[int]) -> set[int]:
     inside = {h for h in shown.expanded | first if g in shown.ancestors_of_group(h)}
     return ((shown.expanded - inside) | (first & inside) | {g}
             | set(shown.ancestors_of_group(g)))
+
+
+def top_words(shown) -> str:
+    """What the top level of `shown` draws, said after the root: ' of loss: 13,978
+    nodes, 10 groups drawn closed · double-click one (or select it and press +) to open
+    it'."""
+    output = shown.stepper.forward_steps[-1].label.split(" = ")[0] or "the output"
+    closed = sum(1 for g in shown.groups if g.id not in shown.expanded
+                 and (g.parent < 0 or g.parent in shown.expanded))
+    return (f" of {output}: {count(len(shown.arrays), 'node')}, "
+            f"{count(closed, 'group')} drawn closed · double-click one (or select it and "
+            "press +) to open it")
 
 
 class Breadcrumb(QLabel):
@@ -41,20 +56,23 @@ class Breadcrumb(QLabel):
                         "click one to go back to the view where it was opened, or "
                         "graph to go back to the first view")
         self.path: list[tuple[int, str]] = []
+        self.top = ""  # what the top level draws, said after the root there
         self.hide()
 
-    def show_path(self, path: list[tuple[int, str]], here: str = "") -> None:
-        """Show `path` [(group id, title)…], outermost first, then `here` (the unit)."""
+    def show_path(self, path: list[tuple[int, str]], here: str = "", shown=None) -> None:
+        """Show `path` [(group id, title)…], outermost first, then `here` (the unit); at
+        the top level (neither) what `shown` (a gui.graph.grouped.Shown) draws there."""
         self.path = list(path)
+        self.top = top_words(shown) if shown is not None and not path and not here else ""
         links = [f"<a href='{g}'>{escape(title)}</a>" for g, title in [(TOP, ROOT), *path]]
         if here:
             links.append(f"<b>{escape(here)}</b>")
-        self.setText(" › ".join(links))
+        self.setText(" › ".join(links) + escape(self.top))
         self.show()
 
     def words(self) -> str:
-        """The breadcrumb as plain text, as a user reads it."""
-        return " › ".join([ROOT, *(title for _, title in self.path)])
+        """The breadcrumb as plain text, as a user reads it (the unit selected left out)."""
+        return " › ".join([ROOT, *(title for _, title in self.path)]) + self.top
 
     @Slot(str)
     def _on_link(self, link: str) -> None:

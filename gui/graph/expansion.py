@@ -16,6 +16,7 @@ from gui.graph.breadcrumb import Breadcrumb, back_view
 from gui.graph.find import FindBar
 from gui.graph.group_actions import group_actions, minus_closes
 from gui.graph.grouped import Shown
+from gui.graph.groups.titles import stepped_said
 from gui.graph.levels import LevelSteps
 from gui.graph.prepared import Preparer
 from gui.jobs.group_child import GROUP_FROM
@@ -245,12 +246,11 @@ class Expansion(QObject):
 
     def progress(self, levels: LevelSteps) -> str:
         """The phase at the level shown, and the collapsed group just stepped, if one:
-        'backward 3/41 · inside sample × 100 · sample 7'."""
-        unit = levels.current_unit()
-        text = levels.progress()
+        'backward 3/41 · inside sample × 100 · sample 7' (see titles.stepped_said)."""
+        unit, text = levels.current_unit(), levels.progress()
         if unit is None or unit >= 0:
             return text
-        return f"{text} · {levels.grouping.groups[-1 - unit].title}"
+        return stepped_said(text, levels.grouping.groups[-1 - unit].title)
 
     def refresh(self, previous: int) -> bool:
         """Redraw a grouped picture after the stepper moved from `previous`: a jump in
@@ -380,7 +380,7 @@ class Expansion(QObject):
                 self.status.emit(shown.describe(-1 - unit))
         else:  # where the user is: the groups opened, to the last one
             holders = [*shown.ancestors_of_group(opened), opened] if opened is not None else []
-        crumb.show_path([(g, shown.group_title(g)) for g in holders], here)
+        crumb.show_path([(g, shown.group_title(g)) for g in holders], here, shown)
 
     def opened_group(self) -> int | None:
         """The group the user opened last, or the innermost still open around it; None

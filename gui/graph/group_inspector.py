@@ -10,7 +10,7 @@ import re
 from engine.core.explain import number
 from engine.numbers import count
 from gui.graph.groups.structure import CHAIN_OPS
-from gui.graph.groups.titles import Describer, has_constant
+from gui.graph.groups.titles import Describer, has_constant, path_said
 from gui.graph.spec import box_title
 
 LISTED = 8  # the units a group takes from or gives to, listed; then how many more
@@ -31,6 +31,8 @@ def describe_group(g: int, shown) -> str:
     outputs = _outputs(shown, g)
     rows = [("name", html.escape(group.title)), ("kind", KINDS.get(group.kind, "a group")),
             ("holds", count(group.members, "node"))]
+    if which := _which_group(shown, group):  # another box beside it has its title
+        rows.append(("which", html.escape(which)))
     if group.kind in ("stack", "instance"):
         rows.append(("each computes", html.escape(_repeated(shown, group))))
     if has_constant(group.title) or has_constant(_repeated(shown, group)):
@@ -64,6 +66,31 @@ def describe_group(g: int, shown) -> str:
                  "step and its backward pass another; the edges from its parents then show "
                  "the gradient it sent each.</p>")
     return "".join(parts)
+
+
+def ordinal(k: int) -> str:
+    """'1st', '2nd', '13th', '1,002nd'."""
+    tail = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k:,}{tail}"
+
+
+def _which_group(shown, group) -> str:
+    """Which of the groups beside it with the same title `group` is: 'the 2nd of 3
+    titled rmsnorm(8) inside losses[3], in the order computed (nodes 41–60 of 8,879)';
+    '' if no other group in its parent has its title."""
+    parent = group.parent
+    siblings = (shown.groups[parent].children if parent >= 0
+                else [h.id for h in shown.groups if h.parent == -1])
+    alike = sorted((shown.groups[h] for h in siblings if shown.groups[h].title == group.title),
+                   key=lambda h: h.first)
+    if len(alike) < 2:
+        return ""
+    k = next(k for k, h in enumerate(alike) if h.id == group.id) + 1
+    around = [shown.groups[h].title for h in shown.ancestors_of_group(group.id)]
+    where = f" inside {path_said(around)}" if around else ""
+    n = len(shown.stepper.forward_steps)
+    return (f"the {ordinal(k)} of {len(alike)} titled {group.title}{where}, in the order "
+            f"computed (nodes {group.first + 1:,}–{group.last:,} of {n:,})")
 
 
 SAID_VALUES = 4  # the constants' values a title's c is said to stand for

@@ -26,7 +26,8 @@ from engine.numbers import (
     product,
     scientific,
 )
-from gui.graph.group_inspector import describe_group
+from gui.graph.group_inspector import describe_group, ordinal
+from gui.graph.groups.titles import path_said
 from gui.graph.spec import box_title
 from gui.palette import hex_of
 
@@ -42,19 +43,9 @@ def describe_node(node: Value, stepper: Stepper, role: str,
     samples) has them listed by the group of the node that sent each, as `levels` (a
     gui.graph.levels.LevelSteps, when the graph is grouped) says, or else by that node,
     largest sum first, SHOWN_GROUPS lines and one for the rest."""
-    if node.label:
-        name = display_name(node, "")
-    elif node.parents:  # its box is titled by its formula: say that is not a name
-        name = f"none (the box is titled by its formula, {box_title(node)})"
-    else:
-        name = f"none (a constant, {display_name(node)})"
     revealed = stepper.is_revealed(node)
     received = stepper.received(node)  # looked up: a step costs the same at any size
-    rows = [
-        ("name", html.escape(name)),
-        ("kind", role),
-        ("computed as", html.escape(formula(node))),
-    ]
+    rows = _identity_rows(node, stepper, role, levels)
     if not revealed:
         rows.append(("value", "not computed yet (step the forward pass)"))
     else:
@@ -94,6 +85,86 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         parts.append("<p>This node's rule was just applied: each parent received its "
                      "local derivative times this node's gradient.</p>")
     return "".join(parts)
+
+
+def _identity_rows(node: Value, stepper: Stepper, role: str, levels) -> list[tuple[str, str]]:
+    """The rows that say which node this is: its name, kind and formula; for one with
+    no name (its title may be another's too) which one it is; the groups that hold it."""
+    if node.label:
+        name = display_name(node, "")
+    elif node.parents:  # its box is titled by its formula: say that is not a name
+        name = f"none (the box is titled by its formula, {box_title(node)})"
+    else:
+        name = f"none (a constant, {display_name(node)})"
+    rows = [("name", html.escape(name)), ("kind", role),
+            ("computed as", html.escape(formula(node)))]
+    if not node.label:
+        rows.append(("which", html.escape(which_node(node, stepper))))
+    if levels is not None and (where := _groups_around(node, levels)):
+        rows.append(("where", "in " + html.escape(where)))
+    return rows
+
+
+def _users_and_twins(node: Value, stepper: Stepper) -> tuple[list[Value], list[Value]]:
+    """`node`'s consumers, and the nodes that compute what it does from the same operands
+    (itself among them), in the forward order: one scan of the nodes after its first
+    operand, no map of the graph made (a few ms for 65,818 nodes, and no garbage)."""
+    operands, op = node.parents, node.op
+    start = stepper.forward_position(operands[0] if operands else node) + 1
+    users, twins = [], []
+    for u in stepper.forward_steps[start:]:
+        parents = u.parents
+        if node in parents:  # Value has no __eq__: `in` is by identity
+            users.append(u)
+        if operands and parents == operands and u.op == op:
+            twins.append(u)
+    return users, twins
+
+
+def _operand_of(user: Value, node: Value) -> str:
+    """'the left operand of loss', 'both operands of a * a', 'the operand of relu(…)'."""
+    title = user.label or expression(user, 2)
+    places = [k for k, p in enumerate(user.parents) if p is node]
+    if len(user.parents) == 1:
+        return f"the operand of {title}"
+    if len(places) > 1:
+        return f"{'both' if len(places) == 2 else 'all'} operands of {title}"
+    side = ("left", "right")[places[0]] if len(user.parents) == 2 else ordinal(places[0] + 1)
+    return f"the {side} operand of {title}"
+
+
+USERS_SAID = 3  # the consumers a node's 'which' row names; then how many more
+
+
+def which_node(node: Value, stepper: Stepper) -> str:
+    """Which node an unnamed one is, where its title (its formula, or its number) may be
+    another's too: the k-th of the nodes computing the same from the same operands, its
+    place in the forward order, and what uses it (its consumer and operand): 'the 1st of
+    2 nodes computing a * a from the same operands; node 2 of 4 in the forward order;
+    used as the left operand of loss'."""
+    takers, twins = _users_and_twins(node, stepper)
+    said = []
+    if len(twins) > 1:
+        k = next(k for k, u in enumerate(twins) if u is node) + 1
+        said.append(f"the {ordinal(k)} of {len(twins)} nodes computing "
+                    f"{formula(node)} from the same operands")
+    n = len(stepper.forward_steps)
+    said.append(f"node {stepper.forward_position(node) + 1:,} of {n:,} in the forward order")
+    if takers:
+        more = len(takers) - USERS_SAID
+        said.append("used as " + ", ".join(_operand_of(u, node) for u in takers[:USERS_SAID])
+                    + (f" and by {count(more, 'more node')}" if more > 0 else ""))
+    else:
+        said.append("used by nothing: it is the output")
+    return "; ".join(said)
+
+
+def _groups_around(node: Value, levels) -> str:
+    """The groups that hold `node`, outermost first, said as one path where an inner
+    title extends an outer one: 'losses[7] › model.layers[1].neurons[3]'."""
+    grouping = levels.grouping
+    return path_said([grouping.groups[g].title
+                      for g in grouping.ancestors(levels.node_index(node))])
 
 
 def _by_group(received, levels) -> list[str]:

@@ -135,7 +135,7 @@ def test_the_100_point_mlp_is_a_stack_of_100_samples():
     # opens on parts of ten: no level draws more than a few boxes with their edges
     first = [grouping.groups[c] for c in stack.children]
     assert [g.title for g in first] == ["inputs[0]", "inputs[1]", "inputs[2]",
-                                        "… 97 more: inputs[3–99]"]
+                                        "inputs[3–99] × 97"]  # not "… 97 more": … is a cut
     rest = first[-1]
     assert rest.kind == "stack" and rest.instances == 97
     parts = [grouping.groups[c] for c in rest.children]
@@ -247,7 +247,7 @@ def test_twelve_heads_are_one_stack_of_heads_opened_on_three_and_the_rest():
     for stack in heads:
         first = [grouping.groups[c] for c in stack.children]
         assert [g.title for g in first[:3]] == ["head 0", "head 1", "head 2"]
-        assert first[3].title == "… 9 more: head 3–head 11" and first[3].instances == 9
+        assert first[3].title == "head 3–head 11 × 9" and first[3].instances == 9
         assert all(any(grouping.groups[k].title.startswith("softmax(") for k in g.children)
                    for g in first[:3])
     assert not [g for g in grouping.groups if re.fullmatch(r"(softmax|layer)\(.*\) × 12",

@@ -164,7 +164,7 @@ def test_regions_and_instances_have_one_exit(arrays):
 
 def _stack_title(grouping: Grouping, g) -> str:
     """What an instance's stack says it stacks: the outermost stack's title (a long
-    stack opens on a few instances and a stack of the rest, `… 6 more: #3–#8`)."""
+    stack opens on a few instances and a stack of the rest, `#3–#8 × 6`)."""
     s = grouping.groups[g.parent]
     while s.parent >= 0 and grouping.groups[s.parent].kind == "stack":
         s = grouping.groups[s.parent]

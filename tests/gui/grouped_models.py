@@ -91,7 +91,7 @@ def grouped_mlp(points: int = 4, sizes=(2, 3, 1), seed: int = 0):
     terms = []
     for s in range(points):
         if s == FIRST and points > SHORT:  # as the app opens a long stack: a few, the rest
-            rec.open("stack", f"… {points - FIRST} more")
+            rec.open("stack", f"sample {FIRST}–{points - 1} × {points - FIRST}")
         rec.open("instance", f"sample {s}")
         x = [Value(rnd.uniform(-2, 2), f"inputs[{s}][{k}]") for k in range(sizes[0])]
         rec.take(*x)

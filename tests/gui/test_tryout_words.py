@@ -1,6 +1,8 @@
 """The words a new user read in the tryout (issue 22): links seen in the dark, groups
 titled by what they compute, the outputs said plainly, text inside its box, the step
-label and the Pitfalls table at 1280 px, the progress bar's words, an alias output."""
+label and the Pitfalls table at 1280 px, the progress bar's words, an alias output; two
+nodes or groups alike told apart, the breadcrumb's first view, the step's place said as
+one path, a stack's rest told from a title cut short."""
 
 from collections import Counter
 
@@ -157,7 +159,10 @@ def test_the_rest_of_100_samples_is_said_by_their_outputs_range():
                  or g.kind == "stack" and grouping.groups[g.parent].kind != "stack")
     first = [grouping.groups[c].title for c in stack.children]
     assert first[:3] == ["losses[0]", "losses[1]", "losses[2]"]
-    assert first[3] == "… 17 more: losses[3–19]"
+    # `× 17` as a stack says its count (it was `… 17 more: losses[3–19]`: a '…' first is
+    # how a title cut short begins, `…neurons[3].w[1]`)
+    assert first[3] == "losses[3–19] × 17"
+    assert not any(t.startswith("…") for t in first)
 
 
 def test_a_neurons_box_says_which_neuron_its_parameters_name():
@@ -213,3 +218,124 @@ def test_every_column_of_the_pitfalls_table_is_seen_at_1280_by_720(window, qtbot
     metrics = header.fontMetrics()
     assert all(metrics.horizontalAdvance(line) < header.sectionSize(last)
                for line in words.split("\n"))
+
+
+def _plain(html_text: str) -> str:
+    from PySide6.QtGui import QTextDocument
+
+    document = QTextDocument()
+    document.setHtml(html_text)
+    return " ".join(document.toPlainText().split())
+
+
+def test_two_nodes_of_the_same_formula_are_told_apart_in_the_inspector(window):
+    from gui.graph.inspector import describe_node
+
+    window.load_program("a = 2\nloss = a*a + a*a")
+    program, stepper = window.session.program, window.session.stepper
+    left, right = program.output.parents
+    assert left is not right and left.parents == (program.inputs["a"],) * 2
+    said = [_plain(describe_node(v, stepper, "intermediate")) for v in (left, right)]
+    assert said[0] != said[1]
+    assert ("which the 1st of 2 nodes computing a * a from the same operands; node 2 of 4 "
+            "in the forward order; used as the left operand of loss") in said[0]
+    assert ("which the 2nd of 2 nodes computing a * a from the same operands; node 3 of 4 "
+            "in the forward order; used as the right operand of loss") in said[1]
+    assert [stepper.forward_steps[k] for k in (1, 2)] == [left, right]  # as said
+
+
+def _drawn(qtbot, window):
+    """`window` (a debug() window, called in the test: its variables name the graph)
+    once its graph is built, grouped and drawn."""
+    qtbot.addWidget(window)
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
+                    and tab.scene.shown is not None, timeout=180_000)
+    return window
+
+
+def test_two_groups_of_one_title_side_by_side_are_told_apart(qtbot):
+    from gui import debug
+    from tests.foreign_models import microgpt_step
+
+    step = microgpt_step()
+    loss, losses, state_dict = step.loss, step.losses, step.state_dict  # as a script has
+    window = _drawn(qtbot, debug(loss, block=False))
+    tab = window.graph_tab
+    shown = tab.scene.shown
+    position = next(g for g in shown.groups if g.title == "losses[3]")
+    norms = sorted((shown.groups[c] for c in position.children
+                    if shown.groups[c].title == "rmsnorm(8)"), key=lambda h: h.first)
+    assert len(norms) == 3  # the embedding's, the attention's and the MLP's
+    assert len(losses) == 4 and any(g.title == "state_dict" for g in shown.groups)
+    assert "attn_wq" in state_dict  # the variables above name the graph
+    before = tab.scene
+    tab.expansion.expand(position.id)
+    qtbot.waitUntil(lambda: tab.scene is not before and not tab.laying_out, timeout=60_000)
+    said = []
+    for k, norm in enumerate(norms):
+        tab.scene.clearSelection()
+        tab.scene.group_items[norm.id].setSelected(True)
+        said.append(" ".join(window.inspector.toPlainText().split()))
+        n = len(window.session.stepper.forward_steps)
+        assert (f"which the {('1st', '2nd', '3rd')[k]} of 3 titled rmsnorm(8) inside "
+                f"loss › positions × 4 › losses[3], in the order computed (nodes "
+                f"{norm.first + 1:,}–{norm.last:,} of {n:,})") in said[-1]
+    assert len(set(said)) == 3
+    window.close()
+
+
+def test_the_breadcrumb_at_the_first_view_says_what_is_drawn_and_how_to_open_it(qtbot):
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(8)
+    loss = demo.loss
+    window = _drawn(qtbot, debug(loss, block=False))
+    tab = window.graph_tab
+    crumb = tab.breadcrumb
+    closed = len(tab.scene.group_items)
+    assert crumb.isVisible() and closed >= 5
+    words = (f"graph of loss: {len(window.session.program.values):,} nodes, {closed} groups "
+             "drawn closed · double-click one (or select it and press +) to open it")
+    assert crumb.words() == words == " ".join(_plain(crumb.text()).split())
+    assert "<a href='-1'>graph</a>" in crumb.text()  # still the link to the first view
+    assert crumb.width() >= crumb.fontMetrics().horizontalAdvance(words)  # whole, at 1280
+    stack = next(g for g in tab.scene.group_items if tab.scene.shown.groups[g].kind == "stack")
+    before = tab.scene
+    tab.expansion.expand(stack)
+    qtbot.waitUntil(lambda: tab.scene is not before and not tab.laying_out, timeout=60_000)
+    tab.scene.clearSelection()
+    path = crumb.words()  # a path again, to the stack opened, the first view's words gone
+    title = tab.scene.shown.groups[stack].title
+    assert path.startswith("graph › ") and path.endswith(f" › {title}")
+    assert "drawn closed" not in path and "drawn closed" not in crumb.text()
+    window.close()
+
+
+def test_the_step_inside_a_names_group_is_said_as_one_path(qtbot):
+    from gui import debug
+    from gui.graph.groups.titles import stepped_said
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(8)
+    loss, model = demo.loss, demo.model
+    window = _drawn(qtbot, debug(loss, block=False))
+    tab = window.graph_tab
+    shown = tab.scene.shown
+    model_group = next(g for g in shown.groups if g.title == "model")
+    assert len(model.layers) == 3  # `model`, above, names the parameters' group
+    assert model_group.id in shown.expanded  # the parameters' group is open at the first view
+    tab.actions["step"].trigger()
+    first = shown.groups[-1 - tab.expansion.levels().current_unit()]
+    assert first.parent == model_group.id and first.title.startswith("model.layers[")
+    n_forward = tab.expansion.levels().counts()[0]
+    assert tab.phase.text() == f"forward 1/{n_forward} · inside {first.title}"
+    assert "inside model ·" not in tab.phase.text()
+    assert stepped_said("forward 4/12 · inside loss", "demo.reg_loss") == \
+        "forward 4/12 · inside loss · demo.reg_loss"  # not a path in it: both said
+    assert stepped_said("forward 9/12 · inside model.layers[1]",
+                        "model.layers[1].neurons[3]") == \
+        "forward 9/12 · inside model.layers[1].neurons[3]"
+    assert stepped_said("forward 2/9 · inside x", "x2") == "forward 2/9 · inside x · x2"
+    window.close()

@@ -65,6 +65,31 @@ def row_name(prefix: str) -> str:
     return text.lstrip(".")
 
 
+def extends(inner: str, outer: str) -> bool:
+    """True if the path `inner` is the path `outer` and more steps: 'model.layers[1]'
+    extends 'model', 'model.layers[1].neurons[3]' extends 'model.layers[1]'."""
+    return (len(inner) > len(outer) and inner.startswith(outer)
+            and inner[len(outer)] in ".[" and path_parts(inner) is not None)
+
+
+def path_said(titles: list[str]) -> str:
+    """Nested groups' titles, outermost first, said as one path: a title the next one
+    extends is left unsaid (['model', 'model.layers[1]'] → 'model.layers[1]'), the
+    others joined by ' › ' (['losses[7]', 'softmax(27)'] → 'losses[7] › softmax(27)')."""
+    return " › ".join(t for k, t in enumerate(titles)
+                      if k + 1 == len(titles) or not extends(titles[k + 1], t))
+
+
+def stepped_said(phase: str, title: str) -> str:
+    """The step counter's `phase` ('forward 2/12 · inside model') and the title of the
+    group just stepped: 'forward 2/12 · inside model.layers[1]' where its path extends
+    the one it is inside, else 'forward 5/12 · inside loss · reg_loss'."""
+    head, inside, outer = phase.rpartition(" · inside ")
+    if inside and extends(title, outer):
+        return f"{head}{inside}{title}"
+    return f"{phase} · {title}"
+
+
 class Describer:
     """Titles for the nodes of one graph; `heads` is each node's chain head."""
 

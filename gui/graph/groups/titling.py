@@ -138,8 +138,8 @@ def _instances(s: int, drafts: list[Draft], kids) -> list[int]:
 
 
 def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> None:
-    """The stack `relu(…) × 100`; the stack of its instances after the first few by how
-    many they are and the first and the last, `… 97 more: inputs[3–99]`, and a part of
+    """The stack `relu(…) × 100`; the stack of its instances after the first few by
+    their first and last and how many they are, `inputs[3–99] × 97`, and a part of
     that (its box says how many) by its first and last, `inputs[3–12]`."""
     base = drafts[s].title
     drafts[s].title = f"{base} × {len(instances)}"
@@ -148,8 +148,8 @@ def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> Non
         g = todo.pop()
         inside = _instances(g, drafts, kids)
         ends = _range(drafts[inside[0]].title, drafts[inside[-1]].title)
-        drafts[g].title = f"… {len(inside):,} more: {ends}" if drafts[g].title == REST \
-            else ends
+        # `× 97`, as its stack's: a title cut short starts or ends with '…', not this
+        drafts[g].title = f"{ends} × {len(inside):,}" if drafts[g].title == REST else ends
         todo.extend(k for k in kids.get(g, []) if drafts[k].kind == "stack")
 
 
