@@ -89,7 +89,7 @@ REST = "the rest"  # the title of a stack's rest until titling.title_drafts name
 def chunk_stacks(drafts: list[Draft], consumers: list[list[int]],
                  members: list[list[int]]) -> None:
     """A stack of more than SHORT instances (a network on 100 samples) opens on its first
-    FIRST instances and one stack of the rest (`… 97 more`), which opens on consecutive
+    FIRST instances and one stack of the rest (`losses[3–99] × 97`), which opens on consecutive
     parts of at most PART instances (of parts, …), each part convex: opened, a stack
     draws a few instances and their edges, not a wall of a hundred."""
     kids: dict[int, list[int]] = {}
