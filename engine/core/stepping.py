@@ -75,10 +75,28 @@ def backward_plan(output: Value, engine: Engine = CORRECT,
     return steps
 
 
+def known_steps(output: Value, engine: Engine, reference: list[Value],
+                every: int = 5_000) -> Generator[None, None, dict | None]:
+    """The rule steps of `output`'s plan walked in `reference` (its
+    `topological_order`), by node, made `every` nodes at a time (yielding between): what
+    a plan in another order may use again (`plan_in_slices`' `known`). None for an
+    engine other than the correct one (its steps are always made anew)."""
+    if not engine.is_correct or engine.own_rules or not engine.accumulates:
+        return None
+    steps: list[BackwardStep] = []
+    with collector_paused():
+        order = engine.rule_order(output, reference)
+    for _ in plan_in_slices(output, engine, steps, order, every, None, reference):
+        yield
+    with collector_paused():
+        return {step.node: step for step in steps[1:]}  # (the root step is no rule's)
+
+
 def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
                    order: list[Value], every: int = 5_000,
                    forward_steps: list[Value] | None = None,
-                   reference: list[Value] | None = None) -> Iterator[int]:
+                   reference: list[Value] | None = None,
+                   known: dict[Value, BackwardStep] | None = None) -> Iterator[int]:
     """Make `backward_plan(output, engine)` into `steps` (appended to), applying the
     rules of `order` (`engine.rule_order(output, forward_steps)`), and yield how many
     nodes of the order are done after every `every` of them (0 while the correct
@@ -95,6 +113,15 @@ def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
     `backward()`'s to the bit (each step's `before`/`after` are what the node held; its
     `after` may then differ from `before + contribution` by a rounding). An engine with
     a rule order of its own (no-sort, a user's engine replayed) adds in arrival order.
+
+    `known`: for the correct engine, the rule steps of this graph's plan in the
+    reference order (`known_steps`, made while a child groups the graph). A node none of
+    whose parents receives out of the reference's order gets its known step itself: its
+    upstream gradient is the reference's (every node ends with the reference's sum) and
+    each parent's contributions come in the reference's sequence, so each `before` and
+    `after` is the reference's too. A node with such a parent gets a new step, its
+    other contributions the known ones. (Past EXACT_UP_TO contributions re-added, sums
+    may differ from the reference's: the plan is then made again without `known`.)
     """
     accumulates = engine.accumulates
     own_rules = engine.local_grads if engine.own_rules else None
@@ -129,7 +156,19 @@ def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
     steps.append(BackwardStep(output, (base,), root=True, problem=engine.root_problem()))
     held: dict[Value, tuple[list[int], list[float], list[float]]] = {}
     plain = accumulates and not own_rules and not checked
-    for start in range(0, len(order), every):
+    reusing = plain and known is not None
+    reused = 0  # nodes of the order done with the known steps
+    while reusing and reused < len(order):
+        with collector_paused():
+            if not _reused_rules(order[reused:reused + every], known, grads, steps, rank,
+                                 disordered, held):
+                reusing = False  # from the start again, without them
+                del steps[1:]
+                grads, held, reused = {output: seed}, {}, 0
+                break
+        reused += every
+        yield min(reused, len(order))
+    for start in range(reused, len(order), every):
         if plain:  # the correct engine's rules: the quick loop
             with collector_paused():
                 _plain_rules(order[start:start + every], grads, steps, rank, disordered,
@@ -213,6 +252,41 @@ def _plain_rules(nodes: list[Value], grads: dict[Value, float], steps: list[Back
             received.append(contribution_of(parent, local, upstream, contribution, before,
                                             after, None))
         add(step_of(node, tuple(received), False, ""))
+
+
+def _reused_rules(nodes: list[Value], known: dict[Value, BackwardStep],
+                  grads: dict[Value, float], steps: list[BackwardStep],
+                  rank: dict[Value, int] | None, disordered: set[Value],
+                  held: dict) -> bool:
+    """`_plain_rules` with the `known` steps used again (see `plan_in_slices`); False,
+    with steps partly added, if a node would be re-added past EXACT_UP_TO or one of
+    `nodes` has no known step (then `known` cannot be used)."""
+    add = steps.append
+    for node in nodes:
+        parents = node._prev
+        if not parents:
+            continue
+        step = known.get(node)
+        if step is None:
+            return False
+        if rank is None or not any(p in disordered for p in parents):
+            add(step)
+            continue
+        r = rank[node]
+        received = []
+        for c in step.contributions:
+            parent = c.parent
+            if parent in disordered:
+                entry = held.get(parent)
+                if entry is not None and len(entry[0]) >= EXACT_UP_TO:
+                    return False
+                before = grads.get(parent, 0.0)
+                after = grads[parent] = _in_reference_order(held, parent, r, c.contribution)
+                c = _contribution(parent, c.local, c.upstream, c.contribution, before, after,
+                                  None)
+            received.append(c)
+        add(_step(node, tuple(received), False, ""))
+    return True
 
 
 def _same(a: list[Value], b: list[Value]) -> bool:
@@ -435,17 +509,20 @@ class Stepper:
     def in_slices(cls, output: Value, engine: Engine = CORRECT, every: int = 5_000,
                   forward_steps: list[Value] | None = None,
                   reference: list[Value] | None = None,
+                  known: dict[Value, BackwardStep] | None = None,
                   ) -> Generator[tuple[int, int], None, Stepper]:
         """Make the same Stepper as `Stepper(output, engine, forward_steps, reference)` a
         slice at a time: yield (done, total) after each slice of work and return the
-        stepper (`yield from`, or StopIteration.value)."""
+        stepper (`yield from`, or StopIteration.value). `known`: `known_steps` of the
+        graph, to be used again (see `plan_in_slices`)."""
         return (yield from cls._made_in_slices(output, engine, every, forward_steps,
-                                               cls.__new__(cls), reference))
+                                               cls.__new__(cls), reference, known))
 
     @staticmethod
     def _made_in_slices(output: Value, engine: Engine, every: int,
                         forward_steps: list[Value] | None, stepper: Stepper,
                         reference: list[Value] | None = None,
+                        known: dict[Value, BackwardStep] | None = None,
                         ) -> Generator[tuple[int, int], None, Stepper]:
         """`stepper` (made but not initialised) made `output`'s stepper, a slice of
         about `every` nodes at a time. `forward_steps`: the topological order to walk
@@ -466,7 +543,8 @@ class Stepper:
             order = engine.rule_order(output, forward_steps)
         steps: list[BackwardStep] = []
         walked = None if forward_steps is reference else forward_steps
-        for done in plan_in_slices(output, engine, steps, order, every, walked, reference):
+        for done in plan_in_slices(output, engine, steps, order, every, walked, reference,
+                                   known):
             yield n + done, total
         with collector_paused():
             for k, _ in enumerate(stepper._start_in_slices(output, engine, forward_steps,

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from engine import ExpressionError, Program
 from engine.core.engines import Engine
-from engine.core.stepping import Stepper, gradient_error
+from engine.core.stepping import Stepper, gradient_error, known_steps
 from engine.language.program import Instruction, values_in_slices
 from gui.graph.session import roles_steps
 from gui.jobs.group_child import GROUP_FROM, pack_arrays_steps
@@ -155,6 +155,10 @@ class ProgramBuild(QObject):
         roles[program.output] = "output"
         packed = yield from _told(pack_arrays_steps(forward_steps, roles), text)
         worker.give(budget=budget, **packed)
+        # while the child groups: the plan in the reference order, whose steps the plan
+        # in the grouping's order mostly is (engine.core.stepping.plan_in_slices' known)
+        known = yield from _told(known_steps(program.output, self._engine(), forward_steps,
+                                             STEPPER_SLICE), text)
         # the stepper is made as soon as the grouping's order has come, while the child
         # sends the groups; if the child fails, the graph is drawn as the window can
         answer = yield from grouping_answer(worker, self._records, text, ("order",))
@@ -163,7 +167,7 @@ class ProgramBuild(QObject):
             walked = list(map(forward_steps.__getitem__, answer["order"][0]))
             reference = forward_steps
         built = yield from self._stepper_stages(program, f"{len(walked):,} nodes", walked,
-                                                reference)
+                                                reference, known)
         if answer is not None:
             answer = yield from grouping_answer(worker, self._records, text, answer=answer)
         if answer is not None:
@@ -277,7 +281,8 @@ class ProgramBuild(QObject):
         return (yield from self._stepper_stages(program, "", forward_steps, reference))
 
     def _stepper_stages(self, program: Program, what: str, forward_steps: list | None,
-                        reference: list | None = None) -> Generator[str, None, tuple]:
+                        reference: list | None = None,
+                        known: dict | None = None) -> Generator[str, None, tuple]:
         """The stepper of `program` made in slices, walking `forward_steps` (None: its
         topological order); `reference`: topological_order's, when `forward_steps` is
         another (a grouping's), which the gradients' sums keep to, to the bit. Returns
@@ -289,7 +294,7 @@ class ProgramBuild(QObject):
         # an order given with no reference is topological_order's (the parse child's, a
         # stepper's): the reference too, so that the stepper need not walk the graph
         slices = Stepper.in_slices(program.output, self._engine(), STEPPER_SLICE,
-                                   forward_steps, reference or forward_steps)
+                                   forward_steps, reference or forward_steps, known)
         while True:
             try:
                 done, total = next(slices)
