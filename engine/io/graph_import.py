@@ -253,37 +253,45 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
     # given, go through the builder
     quick = not builder.overrides and not hasattr(root, "label")
     count = line = 0
-    on_path: set[int] = set()  # nodes expanded and not yet finished: the path from the root
-    while stack:
+    get = where.get  # a node expanded and not yet finished (on the path from the root) is
+    while stack:     # marked -1 there; a finished one has its copy's position
         item = pop()
         if type(item) is tuple:
             node, parents = item
             key = id(node)
-            on_path.discard(key)
         else:
             node = item
             key = id(node)
             if key in where:
                 continue
-            raw = _parents_of(node, "_prev", builder, count)
+            raw = getattr(node, "_prev", None)
+            if raw.__class__ not in _SEQUENCES:
+                raw = _parents_of(node, "_prev", builder, count)
             if raw:
-                parents = list(raw)
                 try:
-                    if len(parents) == 2 and _second_first(*parents, labels):
-                        parents.reverse()
+                    if len(raw) == 2:  # `_second_first`, its usual cases here at once
+                        a, b = raw
+                        pa, pb = a._prev, b._prev
+                        if pa and pb:
+                            sa, sb = a._op == _ADD, b._op == _ADD
+                            swap = sb if sa != sb else b.data < a.data
+                        else:
+                            swap = _second_first(a, b, labels)
+                        parents = [b, a] if swap else [a, b]
                     else:
+                        parents = list(raw)
                         _ = parents[0]._prev
                 except AttributeError:  # a number among the parents: not a node
-                    parents = [p for p in parents if not isinstance(p, (int, float))]
+                    parents = [p for p in raw if not isinstance(p, (int, float))]
                 if parents:
                     append((node, parents))
-                    on_path.add(key)
+                    where[key] = -1
                     for p in reversed(parents):
-                        pk = id(p)
-                        if pk in on_path:
-                            raise _cycle(builder, node, p, count)
-                        if pk not in where:
+                        at = get(id(p))
+                        if at is None:
                             append(p)
+                        elif at < 0:
+                            raise _cycle(builder, node, p, count)
                     continue
             parents = ()
         count += 1
@@ -330,13 +338,12 @@ def _walk_microgpt(root, builder: _Builder, max_nodes: int) -> None:
     finish = builder.microgpt
     kind = type(root)
     count = line = 0
-    on_path: set[int] = set()
+    get = where.get  # -1 there: expanded, not yet finished (see `_walk_micrograd`)
     while stack:
         item = pop()
         if type(item) is tuple:
             node, parents = item
             key = id(node)
-            on_path.discard(key)
         else:
             node = item
             key = id(node)
@@ -351,13 +358,13 @@ def _walk_microgpt(root, builder: _Builder, max_nodes: int) -> None:
                     parents = tuple(p for p in parents if not isinstance(p, (int, float)))
                 if parents:
                     append((node, parents))
-                    on_path.add(key)
+                    where[key] = -1
                     for p in reversed(parents):
-                        pk = id(p)
-                        if pk in on_path:
-                            raise _cycle(builder, node, p, count)
-                        if pk not in where:
+                        at = get(id(p))
+                        if at is None:
                             append(p)
+                        elif at < 0:
+                            raise _cycle(builder, node, p, count)
                     continue
         count += 1
         if count > max_nodes:
@@ -401,7 +408,8 @@ def _walk_microgpt(root, builder: _Builder, max_nodes: int) -> None:
 
 class _Builder:
     """The instructions and this engine's Values, one user's node at a time (each after
-    its parents): `where` maps the id of each user's node done to its copy's position."""
+    its parents): `where` maps the id of each user's node done to its copy's position
+    (-1 while the walk is inside it: see `_walk_micrograd`)."""
 
     def __init__(self, labels: dict[int, str], names: Mapping):
         self.labels = labels        # expression names, by the id of the user's node
@@ -439,7 +447,7 @@ class _Builder:
 
     def _leaf(self, node, key: int) -> None:
         label = self._name(node, key)
-        x = _number(node, label, len(self.where))
+        x = _number(node, label, len(self.values))
         v = _new(Value)
         v.data, v.grad, v.label, v._op, v._mark = x, 0.0, "", "", None
         v._a = v._b = None  # a leaf: no parents
@@ -452,10 +460,10 @@ class _Builder:
                 value: Value) -> None:
         label = self._name(node, key)
         if not _isfinite(value.data):
-            raise GraphImportError(f"{_which(label, len(self.where))} is {value.data!r}, "
+            raise GraphImportError(f"{_which(label, len(self.values))} is {value.data!r}, "
                                    "not a finite number")
         if not all(map(_isfinite, value._local)):
-            raise GraphImportError(f"{_which(label, len(self.where))} has local derivatives "
+            raise GraphImportError(f"{_which(label, len(self.values))} has local derivatives "
                                    f"{value._local!r}, not all finite numbers")
         self.where[key] = self._emit(op, args, number, value, label)
 
@@ -536,7 +544,7 @@ class _Builder:
             value = rule(*[values[a] for a in args])
         except (ArithmeticError, ValueError) as e:
             label = self._name(node, key)
-            raise GraphImportError(f"{_which(label, len(self.where))} cannot be computed by "
+            raise GraphImportError(f"{_which(label, len(self.values))} cannot be computed by "
                                    f"this engine's rule for {name!r}: {e}") from None
         self._finish(node, key, name, tuple(args), number, value)
 
@@ -553,18 +561,18 @@ class _Builder:
             local = tuple(float(g) for g in node._local_grads)
             y = float(node.data)
         except (TypeError, ValueError, AttributeError):
-            raise GraphImportError(f"{_which(self._name(node, key), len(self.where))} has no "
+            raise GraphImportError(f"{_which(self._name(node, key), len(self.values))} has no "
                                    "numeric local derivatives (_local_grads)") from None
         if len(local) != len(args):  # the user's bug, shown as such, never filled in
             raise GraphImportError(
-                f"{_which(self._name(node, key), len(self.where))} has {len(args)} children "
+                f"{_which(self._name(node, key), len(self.values))} has {len(args)} children "
                 f"but {len(local)} local derivative{'' if len(local) == 1 else 's'} "
                 "(_local_grads): each child needs its own, in the same order")
         operands = [self.values[a] for a in args]
         try:
             name, number = _recognised(y, operands, local)
         except GraphImportError as e:
-            raise GraphImportError(f"{_which(self._name(node, key), len(self.where))}{e}") \
+            raise GraphImportError(f"{_which(self._name(node, key), len(self.values))}{e}") \
                 from None
         if name == POW:
             self._apply(node, key, POW, args, number, lambda a: a ** number)
