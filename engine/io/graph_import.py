@@ -73,10 +73,14 @@ class ImportedGraph:
 
     def described(self) -> str:
         """The root's class in words: "this engine's Value", or the user's class and
-        the engine it is modelled on ("demo.engine.Value, micrograd-style")."""
+        the engine it is modelled on ("demo.engine.Value, micrograd-style"; micrograd's
+        own: "micrograd's Value (micrograd.engine.Value)")."""
         if self.style == "this engine":
             return "this engine's Value"
-        return f"{self.kind or 'a Value'}, {self.style}-style"
+        kind = self.kind or "a Value"
+        if kind.split(".")[0] == self.style:  # the engine's own class
+            return f"{self.style}'s {kind.rsplit('.', 1)[-1]} ({kind})"
+        return f"{kind}, {self.style}-style"
 
 
 def _close(a: float, b: float) -> bool:

@@ -52,3 +52,11 @@ def test_a_graph_that_cannot_be_read_raises_and_leaves_no_window(qtbot):
     with pytest.raises(GraphImportError):
         debug(out, block=False)
     qtbot.waitUntil(lambda: _open_windows() == before, timeout=5000)
+
+
+
+def test_micrograds_own_class_is_named_once_a_users_own_by_its_model():
+    from engine.io.graph_import import import_graph
+
+    x = mg.Value(2.0)
+    assert import_graph(x * x).described() == "micrograd's Value (micrograd.engine.Value)"
