@@ -14,7 +14,13 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+)
 
 from gui.palette import colour
 
@@ -123,17 +129,30 @@ class RankedModel(QAbstractTableModel):
 
 
 class BarDelegate(QStyledItemDelegate):
-    """Paints a pale bar under a number, its length from BAR_ROLE."""
+    """Paints a bar along the foot of a number's cell, its length from BAR_ROLE (below
+    the digits, never behind them), and keeps PADDING px either side of a cell's text
+    (a number never touches the cell's edge)."""
 
     COLOR = colour("highlight_row")
+    BAR_PX = 4
+    PADDING = 4
 
     def paint(self, painter, option, index) -> None:
         share = index.data(BAR_ROLE)
         if share is not None:
-            rect = QRectF(option.rect).adjusted(2, 3, -2, -3)
+            rect = QRectF(option.rect).adjusted(2, 0, -2, -1)
+            rect.setTop(rect.bottom() - self.BAR_PX)
             rect.setWidth(max(1.0, rect.width() * share))
             painter.fillRect(rect, self.COLOR)
-        super().paint(painter, option, index)
+        padded = QStyleOptionViewItem(option)
+        padded.rect = option.rect.adjusted(self.PADDING, 0, -self.PADDING, 0)
+        super().paint(painter, padded, index)
+
+    def sizeHint(self, option, index):
+        size = super().sizeHint(option, index)
+        size.setWidth(size.width() + 2 * self.PADDING)
+        size.setHeight(max(size.height(), option.fontMetrics.height() + self.BAR_PX + 4))
+        return size
 
 
 def two_line_width(texts, metrics: QFontMetrics) -> int:
