@@ -214,3 +214,22 @@ def labels_crossed(g, clearance: float = LABEL_CLEARANCE) -> list[tuple[int, int
                     found.append((i, j))
                     break
     return found
+
+
+HEAD_HEIGHT = 8.0  # px: an arrowhead's height (gui/graph/items.add_head)
+
+
+def piled_arrowheads(g) -> list[tuple[str, int]]:
+    """(node id, how many) for the nodes whose incoming edges end at points apart by
+    less than an arrowhead's height but not at one point: their heads overlap in a
+    blot, where merged into one point they are one arrow."""
+    ends: dict[str, set] = {}
+    for e in g["edges"]:
+        x, y = e["path"][-1]
+        ends.setdefault(e["target"], set()).add((round(x, 1), round(y, 1)))
+    found = []
+    for node, points in ends.items():
+        ys = sorted(y for _, y in points)
+        if any(0 < b - a < HEAD_HEIGHT for a, b in zip(ys, ys[1:])):
+            found.append((node, len(points)))
+    return found

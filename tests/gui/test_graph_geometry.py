@@ -6,6 +6,7 @@ from tests.gui.graph_geometry import (
     labels_crossed,
     overlapping_boxes,
     overlapping_labels,
+    piled_arrowheads,
     shared_middles,
 )
 
@@ -144,3 +145,13 @@ def test_a_bend_grazing_a_label_is_found_its_own_level_run_is_not():
     assert labels_crossed(graph([A, B], [edge("a", "b", grazing, label)])) == [(0, 0)]
     other = edge("a", "b", line((20, 10), (200, 10)))  # another edge under the label
     assert labels_crossed(graph([A, B], [clean["edges"][0], other])) == [(0, 1)]
+
+
+def test_arrowheads_apart_or_at_one_point_are_clean_piled_ones_are_found():
+    c = node("c", 200, 0, h=40)
+    apart = [edge("a", "c", [(20, 10), (200, 10 + 9 * k)]) for k in range(3)]
+    assert piled_arrowheads(graph([A, c], apart)) == []
+    merged = [edge("a", "c", [(20, 10 * k), (200, 20)]) for k in range(5)]
+    assert piled_arrowheads(graph([A, c], merged)) == []
+    piled = [edge("a", "c", [(20, 10 * k), (200, 10 + 2 * k)]) for k in range(5)]
+    assert piled_arrowheads(graph([A, c], piled)) == [("c", 5)]

@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from gui.graph.export import graph_records
-from tests.gui.graph_geometry import edges_through_boxes, labels_crossed, overlapping_labels
+from tests.gui.graph_geometry import (
+    edges_through_boxes,
+    labels_crossed,
+    overlapping_labels,
+    piled_arrowheads,
+)
 
 # a trained-looking 2-2-1 tanh network: the boundary crosses the square diagonally
 XOR_PARAMETERS = [1.5, -2.0, 0.7, 1.1, 0.3, -0.4, 2.0, -1.0, 0.2]
@@ -54,3 +59,82 @@ def test_a_value_used_many_times_keeps_its_labels_clear_of_the_curves(window, pr
     assert sum(1 for e in graph["edges"] if e["label"]) >= 6
     assert labels_crossed(graph) == []
     assert overlapping_labels(graph) == [] and edges_through_boxes(graph) == []
+
+
+def _partly_cut(view) -> list[str]:
+    """The tooltips of the boxes the viewport's edges cut (in view, not whole)."""
+    from gui.graph.items import GroupItem, OpItem, ValueItem
+
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    return [item.toolTip()[:40] for item in view.scene().items(visible)
+            if isinstance(item, (ValueItem, OpItem, GroupItem))
+            and not visible.contains(item.sceneBoundingRect())]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1280, 780)])
+def test_opening_the_mlps_stack_of_samples_cuts_no_box_at_the_views_edges(qtbot, size):
+    """micrograd's demo on 100 points, its "… 97 more" stack opened in a window of
+    1280 x 720 (the tryout's: losses[2] was cut at the top) or 1280 x 780 (where the
+    stack fits and losses[2], above it at the scene's edge, was cut with no room to pan
+    past it): no box is cut by the view's edges, at a readable zoom."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+    from tests.gui.test_big_graph_views import _open
+
+    demo = micrograd_demo(100)
+    model, loss = demo.model, demo.loss  # named as the tryout's script names them
+    assert model.layers
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: _ready_now(window), timeout=180_000)
+    qtbot.wait(200)
+    shown = tab.scene.shown
+    stack = next(g for g in shown.groups if g.kind == "stack" and g.instances == 97)
+    _open(window, qtbot, stack.id)
+    qtbot.wait(50)
+    view = tab.view
+    assert _partly_cut(view) == []
+    assert view.scale_factor() >= view.readable_scale() * 0.999
+    window.close()
+
+
+def _ready_now(window) -> bool:
+    tab = window.graph_tab
+    return not window.building and not tab.laying_out and tab.scene.shown is not None
+
+
+def test_a_neurons_sum_of_16_terms_takes_its_edges_in_one_arrow(qtbot):
+    """micrograd's demo on 3 points, a sample opened: the box of its neuron's sum
+    (Σ 16 terms + b) has 16 edges in and 34 px of side; their arrowheads, 1.25 px apart,
+    piled into one blot. Now they end at one point, a shaft from where they join: one
+    arrow; nowhere do two arrowheads overlap."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+    from tests.gui.test_big_graph_views import _open
+
+    demo = micrograd_demo(3)
+    model, loss = demo.model, demo.loss
+    assert model.layers
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: _ready_now(window), timeout=120_000)
+    shown = tab.scene.shown
+    sample = next(g for g in shown.groups if -1 - g.id in shown.quotient.units
+                  and g.title.endswith("losses[0]"))
+    _open(window, qtbot, sample.id)
+    graph = graph_records(tab.scene)
+    titles = {n["id"]: n["label"] for n in graph["nodes"]}
+    into: dict[str, list] = {}
+    for e in graph["edges"]:
+        into.setdefault(e["target"], []).append(e["path"])
+    total = next(t for t in into if titles.get(t, "").startswith("Σ 16 terms"))
+    paths = into[total]
+    assert len(paths) >= 16
+    assert len({tuple(p[-1]) for p in paths}) == 1  # one point: one arrowhead
+    joined = [p for p in paths if len(p) >= 2 and p[-2][1] == p[-1][1]]
+    assert len(joined) == len(paths)  # each arrives level, on the shared shaft
+    assert piled_arrowheads(graph) == []
+    window.close()

@@ -8,10 +8,6 @@ from __future__ import annotations
 VIRTUAL_H = 8.0       # the height an edge passing through a layer takes
 BUS_MIN_SPAN = 10     # edges shorter than this are always routed through virtual nodes
 BUS_FAN_OUT = 8       # a value with more long edges than this sends them all by bus
-# a label's node is this much wider than the label on each side: the edge runs level
-# for that long before and after its label, so that its bends (and its neighbours') in
-# the gaps between columns pass clear of the label's text instead of grazing it
-LABEL_CLEAR = 6.0
 
 
 class LayeredGraph:
@@ -60,8 +56,7 @@ def make_proper(sizes, edges, ranks, budget: int, fan_out: bool = True) -> Layer
         label_node = None
         if e in bus:
             graph.bus.add(e)
-            w, h = (label[0] + 2 * LABEL_CLEAR, label[1]) if label is not None \
-                else (0.0, VIRTUAL_H)
+            w, h = label if label is not None else (0.0, VIRTUAL_H)
             label_node = graph.add_virtual(ranks[v] - 1, w, h)
             graph.drops.add(label_node)
             graph.link(label_node, v)
@@ -70,8 +65,7 @@ def make_proper(sizes, edges, ranks, budget: int, fan_out: bool = True) -> Layer
             previous = u
             for r in range(ranks[u] + 1, ranks[v]):
                 if label is not None and r == ranks[v] - 1:
-                    node = label_node = graph.add_virtual(r, label[0] + 2 * LABEL_CLEAR,
-                                                          label[1])
+                    node = label_node = graph.add_virtual(r, label[0], label[1])
                 else:
                     node = graph.add_virtual(r, 0.0, VIRTUAL_H)
                 graph.link(previous, node)
