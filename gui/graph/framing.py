@@ -70,21 +70,58 @@ def frame_scale(view, rect: QRectF) -> float:
 def show_opened(view, g: int) -> bool:
     """Show what open group `g` holds with the current step's box and the units it
     sends to, or the one of them that matters (see the module's docstring); False if
-    nothing of it is drawn."""
+    nothing of it is drawn. Before any step, where a box is still cut by the view's
+    edges (a column of boxes taller than the view: one is cut at the top or the bottom
+    wherever the view stops; or the box next to what fits, even panned BEYOND_PX past
+    the scroll bars' reach), the zoom changes a little, by up to ZOOM_FOR_WHOLE either
+    way (never below the readable size or past 100%), to the nearest zoom at which none
+    is cut and what it holds fits if it did, with a narrower margin (else the fewest)."""
     region = united(opened_items(view.scene(), g))
     if region.isEmpty():
         return False
     step = view.step_items()
     everything = region.united(united(step)) if step else region
-    view.set_zoom(frame_scale(view, everything))
+    base = frame_scale(view, everything)
+    view.set_zoom(base)
+    fitted = _place(view, g, region, everything, step)
+    if step:
+        return True  # the step followed, as placed
+    best = (len(cut_boxes(view)), 0.0, view.scale_factor())
+    low = max(view.readable_scale(), base / ZOOM_FOR_WHOLE)
+    high = max(base, min(1.0, base * ZOOM_FOR_WHOLE))
+    tries = [base * (1 + sign * ZOOM_STEP * k) for k in range(1, ZOOM_TRIES + 1)
+             for sign in (1, -1)]
+    for scale in (s for s in tries if low <= s <= high):
+        if not best[0]:
+            break
+        view.set_zoom(scale)
+        if _place(view, g, region, everything, step, TIGHT_MARGIN_PX) == fitted:
+            best = min(best, (len(cut_boxes(view)), abs(scale - base), scale))
+    if view.scale_factor() != best[2]:
+        view.set_zoom(best[2])
+        _place(view, g, region, everything, step, TIGHT_MARGIN_PX if best[1] else MARGIN_PX)
+    return True
+
+
+ZOOM_FOR_WHOLE = 1.2  # the zoom changes by at most this factor either way, and
+ZOOM_STEP, ZOOM_TRIES = 0.02, 10  # in steps of 2% of the frame's zoom, for no box cut
+TIGHT_MARGIN_PX = 8  # the room kept around what it holds then
+BEYOND_PX = 48  # how far past the scroll bars' reach a frame may pan, for no box cut
+
+
+def _place(view, g: int, region: QRectF, everything: QRectF, step: list,
+           margin_px: float = MARGIN_PX) -> bool:
+    """Centre the view, at its zoom, on what the frame is for (see show_opened), then
+    pan the least that leaves no box cut; True if everything fits with `margin_px`."""
     scale = view.scale_factor()
     port = view.viewport().rect()
-    margin = MARGIN_PX / scale
+    margin = margin_px / scale
     def fits(rect: QRectF) -> bool:
         return (rect.width() + 2 * margin <= port.width() / scale
                 and rect.height() + 2 * margin <= port.height() / scale)
 
-    if fits(everything):
+    fitted = fits(everything)
+    if fitted:
         view.centerOn(everything.center())
         keep = everything
     elif step and _step_inside(view.scene(), g):  # the step and what it sends to
@@ -101,21 +138,34 @@ def show_opened(view, g: int) -> bool:
         y = min(max(y, region.top() - margin + half_h), region.bottom() + margin - half_h)
         view.centerOn(QPointF(x, y))
         keep = out.sceneBoundingRect() if out is not None else None
-    keep_boxes_whole(view, keep)  # no box cut at the edges
-    return True
+    keep_boxes_whole(view, keep, BEYOND_PX / scale)  # no box cut at the edges
+    return fitted
 
 
-def keep_boxes_whole(view, keep: QRectF | None = None) -> None:
+def _boxes_near(view, visible: QRectF) -> list[QRectF]:
+    near = visible.adjusted(-visible.width(), -visible.height(),
+                            visible.width(), visible.height())
+    return [item.sceneBoundingRect() for item in view.scene().items(near)
+            if isinstance(item, (ValueItem, OpItem, GroupItem))]
+
+
+def cut_boxes(view) -> list[QRectF]:
+    """The boxes (values', ops', groups') partly in the viewport: cut by its edges."""
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    return [r for r in _boxes_near(view, visible)
+            if r.intersects(visible) and not visible.contains(r)]
+
+
+def keep_boxes_whole(view, keep: QRectF | None = None, beyond: float = 0.0) -> None:
     """Pan the least that leaves the fewest boxes (a value's, an op's, a group's) cut by
     the viewport's edges, none if it can: each one on screen whole (with the margin where
     the gaps between boxes leave room), keeping `keep` (what the frame is for) whole; at
-    most a third of the view's size each way."""
+    most a third of the view's size each way, and up to `beyond` (scene units) past
+    where the scroll bars reach, if that leaves fewer cut (the bars then reach there:
+    a box at the scene's edge, half in view, is no better than a margin past it)."""
     scale = view.scale_factor()
     visible = view.mapToScene(view.viewport().rect()).boundingRect()
-    near = visible.adjusted(-visible.width(), -visible.height(),
-                            visible.width(), visible.height())
-    rects = [item.sceneBoundingRect() for item in view.scene().items(near)
-             if isinstance(item, (ValueItem, OpItem, GroupItem))]
+    rects = _boxes_near(view, visible)
     if not rects:
         return
     pads = (MARGIN_PX / scale, 4.0 / scale)
@@ -123,13 +173,16 @@ def keep_boxes_whole(view, keep: QRectF | None = None) -> None:
         (r.top(), r.bottom()) for r in rects
         if r.right() > visible.left() and r.left() < visible.right()], pads,
         None if keep is None else (keep.top(), keep.bottom()),
-        _reach(view.verticalScrollBar(), scale))
+        _reach(view.verticalScrollBar(), scale), beyond)
     visible.translate(0.0, dy)
     dx = _whole_along(visible.left(), visible.right(), [
         (r.left(), r.right()) for r in rects
         if r.bottom() > visible.top() and r.top() < visible.bottom()], pads,
         None if keep is None else (keep.left(), keep.right()),
-        _reach(view.horizontalScrollBar(), scale))
+        _reach(view.horizontalScrollBar(), scale), beyond)
+    visible.translate(dx, 0.0)
+    if not view.sceneRect().contains(visible):
+        view.setSceneRect(view.sceneRect().united(visible))
     view._scroll_by(dx * scale, dy * scale)
 
 
@@ -139,10 +192,10 @@ def _reach(bar, scale: float) -> tuple[float, float]:
 
 
 def _whole_along(low: float, high: float, spans: list, pads: tuple, keep,
-                 reach: tuple[float, float]) -> float:
+                 reach: tuple[float, float], beyond: float = 0.0) -> float:
     """The shift of the window [low, high] (within a third of it, and the scroll bar's
-    `reach`) after which the fewest spans are cut by its ends, `keep` inside; the least
-    such shift."""
+    `reach`, or `beyond` it) after which the fewest spans are cut by its ends, `keep`
+    inside; the least such shift, within the reach on a tie."""
     def cuts(d: float) -> int:
         lo, hi = low + d, high + d
         if keep is not None and (keep[0] < lo or keep[1] > hi):
@@ -154,8 +207,12 @@ def _whole_along(low: float, high: float, spans: list, pads: tuple, keep,
         for pad in pads:  # an end just before or after a box: it in, or out
             tries += [a - pad - low, b + pad - low, a - pad - high, b + pad - high]
     third = (high - low) / 3
-    tries = [d for d in tries if abs(d) <= third and reach[0] - 0.5 <= d <= reach[1] + 0.5]
-    return min(tries, key=lambda d: (cuts(d), abs(d)))
+    tries = [d for d in tries
+             if abs(d) <= third and reach[0] - beyond - 0.5 <= d <= reach[1] + beyond + 0.5]
+    def past(d: float) -> bool:
+        return not reach[0] - 0.5 <= d <= reach[1] + 0.5
+
+    return min(tries, key=lambda d: (cuts(d), past(d), abs(d)))
 
 
 def _step_inside(scene, g: int) -> bool:

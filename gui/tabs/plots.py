@@ -342,6 +342,8 @@ def decision_surface_items(plot: pg.PlotItem) -> pg.ImageItem:
     plot.setAspectLocked(False)
     plot.setLabel("bottom", "x1")
     plot.setLabel("left", "x2")
+    # no grid on a heat map: its lines at every tick read as stripes in the surface
+    plot.showGrid(x=False, y=False)
     image = pg.ImageItem(axisOrder="row-major")
     image.setColorMap(SURFACE_COLORS)
     plot.addItem(image)
@@ -359,12 +361,33 @@ def decision_surface_items(plot: pg.PlotItem) -> pg.ImageItem:
 
 def update_decision_surface(image: pg.ImageItem, parameters, hidden: int,
                             activation: str, resolution: int = 64) -> None:
+    """The output sampled on a 64 x 64 grid (cheap enough for every frame), drawn
+    interpolated on a grid 4 times finer: 64 cells drawn nearest-neighbour read as bands
+    of flat colour with a step between each."""
     surface = decision_surface(parameters, hidden, activation, resolution, SURFACE_MARGIN)
     surface = np.nan_to_num(surface, nan=0.5, posinf=1.0, neginf=0.0)
-    image.setImage(np.clip(surface, 0.0, 1.0), levels=(0.0, 1.0))
-    span = 1 + 2 * SURFACE_MARGIN  # after setImage: the rect maps the image's pixels
-    image.setRect(-SURFACE_MARGIN, -SURFACE_MARGIN, span, span)
+    fine = _interpolated(surface, SURFACE_FINENESS * (resolution - 1) + 1)
+    image.setImage(np.clip(fine, 0.0, 1.0), levels=(0.0, 1.0))
+    # after setImage: the rect maps the image's pixels. The samples sit at the cells'
+    # centres, so the image reaches half a cell past the first and last sample
+    half = (1 + 2 * SURFACE_MARGIN) / (fine.shape[0] - 1) / 2
+    span = 1 + 2 * SURFACE_MARGIN + 2 * half
+    image.setRect(-SURFACE_MARGIN - half, -SURFACE_MARGIN - half, span, span)
 
+
+SURFACE_FINENESS = 4
+
+
+def _interpolated(samples: np.ndarray, points: int) -> np.ndarray:
+    """A square grid of evenly spaced samples interpolated linearly onto `points` x
+    `points`, both grids spanning the same square edge to edge (under a millisecond for
+    64 to 253; a matrix product through BLAS took 25 ms on a busy machine)."""
+    n = samples.shape[0]
+    where = np.linspace(0, n - 1, points)
+    low = np.minimum(np.floor(where).astype(int), n - 2)
+    weight = where - low
+    rows = samples[low] * (1 - weight)[:, None] + samples[low + 1] * weight[:, None]
+    return rows[:, low] * (1 - weight) + rows[:, low + 1] * weight
 
 
 def two_losses(plot: pg.PlotItem, right, wrong) -> None:

@@ -188,3 +188,48 @@ def crossings(g) -> int:
                     if point is not None and not any(_inside(point, b) for b in near):
                         count += 1
     return count
+
+
+LABEL_CLEARANCE = 3.0   # px: no path comes nearer a label than this, but its own level run
+
+
+def labels_crossed(g, clearance: float = LABEL_CLEARANCE) -> list[tuple[int, int]]:
+    """(i, j) where edge j's path comes within `clearance` px of edge i's label (or
+    enters it): edge i's own path may only run level through it, at its middle height,
+    as it is drawn under its label; its bends, and every other edge, keep clear."""
+    found = []
+    for i, e in enumerate(g["edges"]):
+        if not e["label"]:
+            continue
+        x, y, w, h = e["label"]["box"]
+        middle = y + h / 2
+        grown = (x - clearance, y - clearance, x + w + clearance, y + h + clearance)
+        for j, other in enumerate(g["edges"]):
+            if not _bounds_meet(_bounds(other["path"]), grown):
+                continue
+            for p, q in _segments(other["path"]):
+                if j == i and abs(p[1] - middle) < 0.5 and abs(q[1] - middle) < 0.5:
+                    continue
+                if segment_enters_box(p, q, grown):
+                    found.append((i, j))
+                    break
+    return found
+
+
+HEAD_HEIGHT = 8.0  # px: an arrowhead's height (gui/graph/items.add_head)
+
+
+def piled_arrowheads(g) -> list[tuple[str, int]]:
+    """(node id, how many) for the nodes whose incoming edges end at points apart by
+    less than an arrowhead's height but not at one point: their heads overlap in a
+    blot, where merged into one point they are one arrow."""
+    ends: dict[str, set] = {}
+    for e in g["edges"]:
+        x, y = e["path"][-1]
+        ends.setdefault(e["target"], set()).add((round(x, 1), round(y, 1)))
+    found = []
+    for node, points in ends.items():
+        ys = sorted(y for _, y in points)
+        if any(0 < b - a < HEAD_HEIGHT for a, b in zip(ys, ys[1:])):
+            found.append((node, len(points)))
+    return found

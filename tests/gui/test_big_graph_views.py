@@ -261,7 +261,8 @@ def test_before_any_step_a_group_too_big_to_read_whole_opens_centred_or_on_its_o
     window.resize(700, 420)
     stack = next(g for g in grouping.groups if g.kind == "stack")
     _open(window, qtbot, stack.id)
-    assert view.scale_factor() == pytest.approx(view.readable_scale())
+    # readable: at the readable size, or a little more where that leaves no box cut
+    assert view.readable_scale() * 0.999 <= view.scale_factor() <= view.readable_scale() * 1.2
     inside = united(opened_items(tab.scene, stack.id))  # a stack: its instances centred
     # centred, give or take the pan that keeps its boxes whole (x: the scene's edge)
     assert abs(_visible(view).center().y() - inside.center().y()) < _visible(view).height() / 3

@@ -3,8 +3,10 @@
 from tests.gui.graph_geometry import (
     crossings,
     edges_through_boxes,
+    labels_crossed,
     overlapping_boxes,
     overlapping_labels,
+    piled_arrowheads,
     shared_middles,
 )
 
@@ -131,3 +133,25 @@ def test_a_crossing_at_a_sampled_point_of_both_paths_counts_once():
     # touching at a point without crossing over is not a crossing
     touch = edge("c", "b", [(20, 110), (110, 60), (200, 110)])
     assert crossings(graph([A, B, c, d], [x1, touch])) in (0, 2)
+
+
+def test_a_bend_grazing_a_label_is_found_its_own_level_run_is_not():
+    label = {"text": "3 × 1\n= 3", "box": [100, -14, 36, 28]}
+    clean = graph([A, B], [edge("a", "b", [(20, 40), (90, 0), (140, 0), (200, 10)], label)])
+    assert labels_crossed(clean) == []
+    # the bend reaches the label's middle height only at its left side: it climbs
+    # along the label's left edge, within a pixel of its text
+    grazing = [(20, 40), (98, 10), (99, 0), (140, 0), (200, 10)]
+    assert labels_crossed(graph([A, B], [edge("a", "b", grazing, label)])) == [(0, 0)]
+    other = edge("a", "b", line((20, 10), (200, 10)))  # another edge under the label
+    assert labels_crossed(graph([A, B], [clean["edges"][0], other])) == [(0, 1)]
+
+
+def test_arrowheads_apart_or_at_one_point_are_clean_piled_ones_are_found():
+    c = node("c", 200, 0, h=40)
+    apart = [edge("a", "c", [(20, 10), (200, 10 + 9 * k)]) for k in range(3)]
+    assert piled_arrowheads(graph([A, c], apart)) == []
+    merged = [edge("a", "c", [(20, 10 * k), (200, 20)]) for k in range(5)]
+    assert piled_arrowheads(graph([A, c], merged)) == []
+    piled = [edge("a", "c", [(20, 10 * k), (200, 10 + 2 * k)]) for k in range(5)]
+    assert piled_arrowheads(graph([A, c], piled)) == [("c", 5)]

@@ -4,6 +4,9 @@ of the backward pass (every label shown), with constants folded and as nodes:
 
 - no edge path enters a box other than its two ends;
 - no two boxes overlap; no label overlaps a label or a box;
+- no edge comes within 3 px of a label, but the label's own edge running level under it
+  (a bend climbing along a label's side reads as crossing it); no two arrowheads
+  into a box overlap (edges ending less than a head's height apart, not at one point);
 - no two edges share their middle (q*q has two visibly separate edges);
 - no more edge crossings than today's drawing of the same graph (baseline_drawing), where
   an edge that today runs through a box counts as a crossing too: going around a box
@@ -24,8 +27,10 @@ from tests.gui.baseline_drawing import baseline_graph
 from tests.gui.graph_geometry import (
     crossings,
     edges_through_boxes,
+    labels_crossed,
     overlapping_boxes,
     overlapping_labels,
+    piled_arrowheads,
     shared_middles,
 )
 
@@ -115,6 +120,8 @@ def test_the_graph_is_drawn_cleanly(window, name, constants):
         "edges through boxes (edge, node)": edges_through_boxes(graph),
         "overlapping boxes": overlapping_boxes(graph),
         "overlapping labels": overlapping_labels(graph),
+        "labels crossed or grazed by an edge (label's edge, edge)": labels_crossed(graph),
+        "arrowheads piled into a box (node, ends)": piled_arrowheads(graph),
         "edges sharing their middle": shared_middles(graph),
     }
     drawn = crossings(graph)

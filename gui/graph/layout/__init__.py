@@ -33,7 +33,10 @@ those of Gansner et al., "A Technique for Drawing Directed Graphs" (the paper be
    neighbour, compacted and balanced, so long edges run straight.
 5. `route`: each edge as straight runs through the columns of its virtual nodes and
    smooth bends (cubic curves with level tangents) in the gaps between columns, where
-   no node ever is: an edge never enters a box other than its two ends.
+   no node ever is: an edge never enters a box other than its two ends. An edge runs
+   level a little before and after its label's column, so that its bends keep clear
+   of the label; a box with more incoming edges than its side has room for arrowheads
+   takes them at one point, joined just before it, under one arrowhead.
 
 Coordinates are scene coordinates: x grows to the right (the layers), y grows down.
 """

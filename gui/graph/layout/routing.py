@@ -60,7 +60,7 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
     center_x = [left[r] + col_w[r] / 2 for r in range(n_layers)]
     n = graph.n_real
     centers = [(center_x[graph.rank[v]], ys[v]) for v in range(n)]
-    out_port, in_port = _ports(graph, ys)
+    out_port, in_port, merged = _ports(graph, ys)
     top = min((ys[v] - graph.height[v] / 2 for v in range(len(ys))), default=0.0)
     bottom = max((ys[v] + graph.height[v] / 2 for v in range(len(ys))), default=0.0)
     below, lanes = bus_lanes(graph, ys, left, right)
@@ -73,17 +73,20 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
         if radii is not None and radii[t] > 0:
             r, dy = radii[t], in_port[e] - ys[t]
             end = (end[0] + r - max(0.0, r * r - dy * dy) ** 0.5, end[1])
+        enter_x = _enter_x(graph.rank[t], t in merged, left, gap)
         if e in graph.bus:
             lane_y = (bottom + 24.0 + LANE_GAP * lanes[s] if s in below
                       else top - 24.0 - LANE_GAP * lanes[s])
             lanes_y.append(lane_y)
-            trunk, own = _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e)
+            trunk, own = _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e,
+                                    enter_x)
             if trunk[-1][-1][0] > reach.get(s, float("-inf")):
                 reach[s], trunks[s] = trunk[-1][-1][0], trunk
             segments = trunk + own
             own_from.append(len(trunk))
         else:
-            segments = _chain_route(graph, chain, ys, start, end, left, right)
+            segments = _chain_route(graph, chain, ys, start, end, left, right, enter_x,
+                                    graph.label_node[e])
             own_from.append(0)
         routes.append(segments)
         d = graph.label_node[e]
@@ -95,11 +98,23 @@ def route(graph: LayeredGraph, ys: list[float], radii: list[float] | None = None
     return Drawing(centers, routes, labels, own_from, trunks, bounds)
 
 
-def _ports(graph: LayeredGraph, ys: list[float]) -> tuple[list[float], list[float]]:
+HEAD_H = 8.0  # an arrowhead's height (items.add_head): ends closer than this overlap
+JOIN = 12.0   # edges merged into one arrow run this long together into their box
+# an edge runs level for this long (at most a third of the gap) before and after the
+# column of its label, so that its bends keep clear of the label's text instead of
+# climbing along its side: the bends take that much less of the gaps, no width more
+LABEL_LEAD = 4.0
+
+
+def _ports(graph: LayeredGraph, ys: list[float]) -> tuple[list[float], list[float], set]:
     """Where each edge leaves its source and enters its target: spread over the box's
-    side in the order of the edges' other ends, so that edges sharing an end stay apart."""
+    side in the order of the edges' other ends, so that edges sharing an end stay apart.
+    Where a box's side has no room for its incoming edges' arrowheads apart (a neuron's
+    sum of 16 terms: 17 heads in 20 px piled into one blot), they all end at its
+    middle instead and their heads are one arrow: those boxes are the third result."""
     n_edges = len(graph.chains)
     out_port, in_port = [0.0] * n_edges, [0.0] * n_edges
+    merged: set[int] = set()
     leaving: dict[int, list[tuple[float, int]]] = {}
     entering: dict[int, list[tuple[float, int]]] = {}
     for e, chain in enumerate(graph.chains):
@@ -114,9 +129,19 @@ def _ports(graph: LayeredGraph, ys: list[float]) -> tuple[list[float], list[floa
             items.sort()
             room = max(0.0, graph.height[v] - 14.0)
             step = min(9.0, room / (m - 1))
+            if port is in_port and step < HEAD_H:
+                step = 0.0  # into one point, under one arrowhead
+                merged.add(v)
             for k, (_, e) in enumerate(items):
                 port[e] = ys[v] + (k - (m - 1) / 2) * step
-    return out_port, in_port
+    return out_port, in_port, merged
+
+
+def _enter_x(rank: int, merged: bool, left: list[float], gap: list[float]) -> float:
+    """Where an edge into a node of `rank` turns level: its column's left side; for
+    edges merged into one arrow, a little before it, where they join: the arrowhead
+    sits on a shaft of its own, not at the point where a fan of curves closes."""
+    return left[rank] - (min(JOIN, gap[rank - 1] / 3) if merged else 0.0)
 
 
 def _bend(a: tuple[float, float], b: tuple[float, float]) -> tuple:
@@ -125,7 +150,8 @@ def _bend(a: tuple[float, float], b: tuple[float, float]) -> tuple:
     return (a, (a[0] + half, a[1]), (b[0] - half, b[1]), b)
 
 
-def _chain_route(graph, chain, ys, start, end, left, right) -> list[tuple]:
+def _chain_route(graph, chain, ys, start, end, left, right, enter_x: float,
+                 label: int | None) -> list[tuple]:
     segments: list[tuple] = []
     s_rank = graph.rank[chain[0]]
     here = (right[s_rank], start[1])
@@ -133,14 +159,20 @@ def _chain_route(graph, chain, ys, start, end, left, right) -> list[tuple]:
     for v in chain[1:-1]:
         r = graph.rank[v]
         enter, leave = (left[r], ys[v]), (right[r], ys[v])
+        if v == label:  # its label's column: level a little before and after it
+            enter = (left[r] - _lead(left[r] - right[r - 1]), ys[v])
+            leave = (right[r] + _lead(left[r + 1] - right[r]), ys[v])
         _extend(segments, here, enter)
         _extend(segments, enter, leave)
         here = leave
-    t_rank = graph.rank[chain[-1]]
-    enter = (left[t_rank], end[1])
+    enter = (enter_x, end[1])
     _extend(segments, here, enter)
     _extend(segments, enter, end)
     return segments
+
+
+def _lead(gap: float) -> float:
+    return min(LABEL_LEAD, gap / 3)
 
 
 def _extend(segments: list[tuple], a: tuple[float, float], b: tuple[float, float]) -> None:
@@ -157,7 +189,8 @@ def _extend(segments: list[tuple], a: tuple[float, float], b: tuple[float, float
         segments.append(_bend(a, b))
 
 
-def _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e) -> tuple[list, list]:
+def _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e,
+               enter_x: float) -> tuple[list, list]:
     """Out of the source, up (or down) its gap to the lane and along it (the trunk,
     shared), then down (up) the gap before the label's column, through the label's
     place and into the target (the edge's own part). Corners are rounded; the lane is
@@ -176,12 +209,12 @@ def _bus_route(graph, chain, ys, start, end, lane_y, left, right, gap, e) -> tup
              ((x_up, sy + down * c), (x_up, lane_y - down * c)),
              ((x_up, lane_y - down * c), (x_up, lane_y), (x_up, lane_y), (x_up + c, lane_y)),
              ((x_up + c, lane_y), (x_down - c, lane_y))]
-    level = (right[rd], yd)
+    level = (right[rd] + _lead(left[rd + 1] - right[rd]), yd)
     # the drop is one cubic whose control points sit on the vertical: it runs down the
     # gap, never more than c from it, and turns level at both ends
     own = [((x_down - c, lane_y), (x_down, lane_y), (x_down, yd), (x_down + c, yd)),
            ((x_down + c, yd), level)]
-    enter = (left[graph.rank[t]], end[1])
+    enter = (enter_x, end[1])
     own.append(_bend(level, enter))
     if enter != end:
         own.append((enter, end))
