@@ -55,6 +55,7 @@ def open_debug_window(root, block: bool = True, names=None, scope=None):
     count for one over the limit.
     """
     from gui.app import application
+    from gui.graph.expansion import budget_for
     from gui.window.main_window import MainWindow
 
     app = application()
@@ -73,8 +74,8 @@ def open_debug_window(root, block: bool = True, names=None, scope=None):
         raise
     name = f"debug({graph.title})"  # the title says what the user called
     text = editor_text(graph, name)
-    if graph.replay is None:
-        window.load_graph(graph.program, name, text)
+    if graph.replay is None:  # a first picture for the smallest view: readable at 1280 × 720
+        window.load_graph(graph.program, name, text, budget_for(0, 0))
     else:
         _load_recorded(window, graph, name, text)
     if block:

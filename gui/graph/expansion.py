@@ -24,6 +24,12 @@ from gui.jobs.grouping_job import Grouped, GroupingJob
 from gui.jobs.sliced import SlicedTask
 
 UNIT_W, UNIT_H = 150, 90  # the screen room a unit takes at a readable size
+
+
+def budget_for(width: int, height: int) -> int:
+    """About how many units a view of width × height px shows at a readable size (a
+    view under 640 × 400, the smallest screen's, counts as that)."""
+    return max(12, (max(width, 640) // UNIT_W) * (max(height, 400) // UNIT_H))
 SLICED_REDRAW = 1_500  # a jump in a picture of this many edges is redrawn in slices
 
 
@@ -144,7 +150,7 @@ class Expansion(QObject):
     def budget(self) -> int:
         """About how many units the view shows at a readable size."""
         port = self.tab.view.viewport().size()
-        return max(12, (max(port.width(), 640) // UNIT_W) * (max(port.height(), 400) // UNIT_H))
+        return budget_for(port.width(), port.height())
 
     def parse_budget(self) -> int | None:
         """`budget()` for a program being parsed, or None when big graphs are not grouped."""
