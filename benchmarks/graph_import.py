@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.probes import UNTIL
 from engine.io.graph_import import import_graph
 from engine.io.graph_text import graph_text
 
@@ -88,19 +89,7 @@ timer = QTimer()
 timer.setInterval(5)
 timer.timeout.connect(lambda: beats.append(time.perf_counter()))
 timer.start()
-from PySide6.QtCore import QEventLoop
-def until(done):
-    # the event loop run as the window's own runs (no sleeps between events) until
-    # done() is true, looked at every millisecond (as benchmarks/gui_gaps.py does)
-    if done():
-        return
-    loop, look = QEventLoop(), QTimer()
-    look.setInterval(1)
-    look.timeout.connect(lambda: done() and loop.quit())
-    look.start()
-    loop.exec()
-    look.stop()
-t0 = time.perf_counter()
+""" + UNTIL + """t0 = time.perf_counter()
 window = debug(loss, block=False)
 t1 = time.perf_counter()
 beats.append(t1)
@@ -161,19 +150,7 @@ tab = window.graph_tab
 expansion = tab.expansion
 preparer = getattr(expansion, "preparer", None)  # (absent before the warm child came)
 server = getattr(tab.background, "server", None)
-from PySide6.QtCore import QEventLoop
-def until(done):
-    # the event loop run as the window's own runs (no sleeps between events) until
-    # done() is true, looked at every millisecond (as benchmarks/gui_gaps.py does)
-    if done():
-        return
-    loop, look = QEventLoop(), QTimer()
-    look.setInterval(1)
-    look.timeout.connect(lambda: done() and loop.quit())
-    look.start()
-    loop.exec()
-    look.stop()
-def settle():
+""" + UNTIL + """def settle():
     until(lambda: not (window.building or tab.laying_out or tab.scene.shown is None
                        or (preparer and preparer.running) or (server and not server.ready)))
     end = time.perf_counter() + 0.04

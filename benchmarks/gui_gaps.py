@@ -34,6 +34,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.probes import UNTIL
+
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_S = 0.050
 REPORTED_S = 0.020  # gaps listed with what ran in them
@@ -136,19 +138,7 @@ if PROFILE:
         return True
     session_module.Session._move = timed_move
 moves = []  # (seek s, the moved signal's slots s, from, to)
-from PySide6.QtCore import QEventLoop
-def until(done):
-    # the event loop run as the window's own runs (no sleeps between events) until
-    # done() is true, looked at every millisecond
-    if done():
-        return
-    loop, look = QEventLoop(), QTimer()
-    look.setInterval(1)
-    look.timeout.connect(lambda: done() and loop.quit())
-    look.start()
-    loop.exec()
-    look.stop()
-def pump(seconds):
+""" + UNTIL + r"""def pump(seconds):
     end = time.perf_counter() + seconds
     until(lambda: time.perf_counter() >= end)
 window = debug(loss, block=False)
