@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.numbers import count
-from gui.graph.breadcrumb import Breadcrumb, back_view
+from gui.graph.breadcrumb import Breadcrumb, back_view, show_where
 from gui.graph.find import FindBar
 from gui.graph.group_actions import group_actions, minus_closes
 from gui.graph.grouped import Shown
@@ -61,6 +61,7 @@ class Expansion(QObject):
         self.breadcrumb.back_to.connect(self.back_to)
         self.first_view: set[int] | None = None  # the groups open in the first view
         self.history: list[int] = []  # the groups the user opened, the last last
+        self.user_opened: set[int] = set()  # every group the user opened (+, double-click)
         self.select_group = None  # a group closed around the selection, to select once drawn
         self.find_bar = FindBar(tab)
         self.find_bar.found.connect(self.find_node)
@@ -111,7 +112,7 @@ class Expansion(QObject):
                 return False
             expanded = self.shown.expanded if self.shown is not None else grouped.expanded
             if self.shown is None:
-                self.first_view, self.history = None, []
+                self.first_view, self.history, self.user_opened = None, [], set()
             self.preparer.stop()
             self.shown = Shown(stepper, grouped.arrays, grouped.grouping, expanded)
             self.draw()
@@ -193,6 +194,7 @@ class Expansion(QObject):
         if shown is not None and g not in shown.expanded:
             self.opened = self._framed = g
             self.history.append(g)
+            self.user_opened.add(g)
             self.draw(shown.expanding(g), shown.groups[g].first)
             self.status.emit(f"Opened {shown.groups[g].title}: its inside is drawn; − closes "
                              "it again")
@@ -363,24 +365,18 @@ class Expansion(QObject):
         if g is not None:
             self.select_group = g if held else None
             self.collapse(g)
+        elif self.tab.scene.shown is not None:
+            self.status.emit("This is the first view: no group opened here to close")
+
+    def implied(self) -> set[int]:
+        """The groups open in the first view that the user never opened: drawn open from
+        the start (their insides are the first view's boxes), never seen as groups, so
+        neither the breadcrumb nor − counts them as levels."""
+        return (self.first_view or set()) - self.user_opened
 
     @Slot()
     def update_breadcrumb(self) -> None:
-        shown = self.tab.scene.shown
-        crumb = self.tab.breadcrumb
-        if shown is None:
-            crumb.hide()
-            return
-        here, opened = "", self.opened_group()
-        if self.tab.scene.selectedItems():  # where the selection is
-            unit = self.selected_unit()
-            holders = shown.holders(unit) if unit is not None else []
-            if unit is not None and unit < 0:
-                here = shown.group_title(-1 - unit)
-                self.status.emit(shown.describe(-1 - unit))
-        else:  # where the user is: the groups opened, to the last one
-            holders = [*shown.ancestors_of_group(opened), opened] if opened is not None else []
-        crumb.show_path([(g, shown.group_title(g)) for g in holders], here, shown)
+        show_where(self, self.tab.breadcrumb)
 
     def opened_group(self) -> int | None:
         """The group the user opened last, or the innermost still open around it; None

@@ -1,0 +1,106 @@
+"""Finding one's way in micrograd's grouped MLP after the session-33 tryout: the breadcrumb
+lists only the groups the user opened (never those the first view has open unasked), −
+walks back through the views seen to the first one, a group closed keeps its place, a
+view gone back to is framed readably, a group's backward step marks every parent it
+sent to, and the step counter stays one readable line."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from tests.foreign_models import micrograd_demo
+
+
+def _ready(window) -> bool:
+    tab = window.graph_tab
+    return not window.building and not tab.laying_out and tab.scene.shown is not None
+
+
+def _redrawn(window, qtbot, action) -> None:
+    tab = window.graph_tab
+    before = tab.scene
+    action()
+    qtbot.waitUntil(lambda: tab.scene is not before and _ready(window), timeout=60_000)
+
+
+@pytest.fixture
+def mlp(qtbot):
+    """micrograd's demo on 20 points, debug(loss) as the tryout's script calls it, in a
+    window of 1280 x 720: the first view has data_loss, the samples' stack and the stack
+    of their rest open (losses[0], [1], [2], losses[3–11], losses[12–19] drawn closed)."""
+    from gui import debug
+
+    demo = micrograd_demo(20)
+    model, inputs, losses = demo.model, demo.inputs, demo.losses  # as the script names them
+    data_loss, reg_loss, loss = demo.data_loss, demo.reg_loss, demo.loss
+    assert model and inputs and losses and data_loss and reg_loss
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    qtbot.waitUntil(lambda: _ready(window), timeout=180_000)
+    qtbot.waitUntil(lambda: window.size().toTuple() == (1280, 720), timeout=5_000)
+    yield window
+    window.close()
+
+
+def _group(window, title: str) -> int:
+    groups = window.graph_tab.scene.shown.groups
+    found = [g.id for g in groups if g.title == title]
+    assert found, [g.title for g in groups if g.kind != "names"]
+    return found[0]
+
+
+def _minus(window, qtbot) -> bool:
+    """Press − (nothing selected); True if the picture was drawn again."""
+    tab = window.graph_tab
+    tab.scene.clearSelection()
+    before = tab.scene
+    tab.expansion.actions["collapse"].trigger()
+    QApplication.processEvents()
+    if tab.scene is before and not tab.laying_out:
+        return False
+    qtbot.waitUntil(lambda: tab.scene is not before and _ready(window), timeout=60_000)
+    return True
+
+
+def test_the_breadcrumb_lists_only_what_the_user_opened_and_minus_walks_back(mlp, qtbot):
+    window = mlp
+    tab = window.graph_tab
+    crumb = tab.breadcrumb
+    first = set(tab.scene.shown.expanded)
+    assert _group(window, "data_loss") in first  # open from the start, never seen as groups
+    assert crumb.words().startswith("graph of loss: ")
+    rest = _group(window, "losses[3–11]")
+    _redrawn(window, qtbot, lambda: tab.view.double_clicked.emit(tab.scene.group_items[rest]))
+    tab.scene.clearSelection()
+    assert crumb.words() == "graph › losses[3–11]"  # not › data_loss › relu(…) × 20 › …
+    sample = _group(window, "losses[5]")
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(sample))
+    tab.scene.clearSelection()
+    assert crumb.words() == "graph › losses[3–11] › losses[5]"
+    # a group selected is not a level opened
+    box = _group(window, "losses[6]")
+    tab.scene.group_items[box].setSelected(True)
+    assert crumb.words() == "graph › losses[3–11]"
+    assert "<b>" not in crumb.text() and "selected: losses[6] (closed)" in crumb.text()
+    # − walks back the views seen, to the first, and stops there
+    seen = []
+    while _minus(window, qtbot):
+        seen.append(set(tab.scene.shown.expanded))
+    assert seen == [first | {rest}, first]
+    assert crumb.words().startswith("graph of loss: ")
+    assert window.statusBar().currentMessage().startswith("This is the first view")
+
+
+def test_find_adds_no_level_the_first_view_had_open(mlp, qtbot):
+    window = mlp
+    tab = window.graph_tab
+    name = "model.layers[1].neurons[3].w[2]"
+    _redrawn(window, qtbot, lambda: tab.expansion.find_node(name))
+    tab.scene.clearSelection()
+    assert crumb_words(tab) == "graph › model.layers[1] › model.layers[1].neurons[3]"
+
+
+def crumb_words(tab) -> str:
+    return tab.breadcrumb.words()
