@@ -104,3 +104,28 @@ def test_find_adds_no_level_the_first_view_had_open(mlp, qtbot):
 
 def crumb_words(tab) -> str:
     return tab.breadcrumb.words()
+
+
+def _ys(tab, titles: list[str]) -> list[float]:
+    shown = tab.scene.shown
+    ids = {g.title: g.id for g in shown.groups}
+    return [tab.scene.group_items[ids[t]].sceneBoundingRect().center().y() for t in titles]
+
+
+def test_a_group_closed_keeps_its_place_among_its_siblings(mlp, qtbot):
+    window = mlp
+    tab = window.graph_tab
+    rest = _group(window, "losses[3–11]")
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(rest))
+    titles = [f"losses[{k}]" for k in range(3, 12)]
+    opened = _ys(tab, titles)
+    assert opened == sorted(opened)  # the samples in their order, top to bottom
+    sample = _group(window, "losses[5]")
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(sample))
+    # laid out again, not the drawing kept of the view before (the tryout's was let go
+    # of: the openings prepared meanwhile had taken its place)
+    tab.scene.shown.shared.drawings.clear()
+    assert _minus(window, qtbot)
+    assert sample in tab.scene.group_items
+    closed = _ys(tab, titles)
+    assert closed == sorted(closed), dict(zip(titles, closed))
