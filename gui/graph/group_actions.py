@@ -39,18 +39,25 @@ def group_actions(expansion, tab) -> dict[str, QAction]:
     return actions
 
 
+def implied(expansion) -> set[int]:
+    """The groups open in the first view that the user never opened: drawn open from
+    the start (their insides are the first view's boxes), never seen as groups, so
+    neither the breadcrumb nor − counts them as levels."""
+    return (expansion.first_view or set()) - expansion.user_opened
+
+
 def minus_closes(expansion) -> tuple[int | None, bool]:
     """(the group − closes, whether it holds the selection): the innermost open group
     around the selected box, else `to_close`'s; (None, False) if none."""
     shown = expansion.tab.scene.shown
     if shown is None:
         return None, False
-    implied = expansion.implied()  # open from the start, never seen as groups
+    first = implied(expansion)  # open from the start, never seen as groups
     unit = expansion.selected_unit() if expansion.tab.scene.selectedItems() else None
-    holders = [g for g in shown.holders(unit) if g not in implied] if unit is not None else []
+    holders = [g for g in shown.holders(unit) if g not in first] if unit is not None else []
     if holders:
         return holders[-1], True
-    return to_close(expansion.history, shown, expansion.opened_group(), implied), False
+    return to_close(expansion.history, shown, expansion.opened_group(), first), False
 
 
 def to_close(history: list[int], shown, opened: int | None,

@@ -129,3 +129,40 @@ def test_a_group_closed_keeps_its_place_among_its_siblings(mlp, qtbot):
     assert sample in tab.scene.group_items
     closed = _ys(tab, titles)
     assert closed == sorted(closed), dict(zip(titles, closed))
+
+
+def _framing(view) -> tuple[float, float, float]:
+    centre = view.mapToScene(view.viewport().rect().center())
+    return view.scale_factor(), centre.x(), centre.y()
+
+
+def _same(a, b) -> bool:
+    """The same zoom, and the same middle to the pixel (centerOn rounds)."""
+    return a[0] == pytest.approx(b[0]) and all(abs(p - q) <= 1.5 / a[0] for p, q in
+                                               zip(a[1:], b[1:]))
+
+
+def test_going_back_shows_each_view_as_it_was_left(mlp, qtbot):
+    window = mlp
+    tab = window.graph_tab
+    view = tab.view
+    first = _framing(view)
+    rest = _group(window, "losses[3–11]")
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(rest))
+    view.set_zoom(view.readable_scale() * 1.5)  # the user's own zoom and pan in this one
+    view.centerOn(tab.scene.group_items[_group(window, "losses[7]")])
+    mine = _framing(view)
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(_group(window, "losses[7]")))
+    view.set_zoom(view.readable_scale())  # zoomed out as far as is readable, in here
+    assert _minus(window, qtbot)
+    assert _same(_framing(view), mine), (_framing(view), mine)
+    assert _minus(window, qtbot)
+    assert _same(_framing(view), first)  # the first view's fit, not the last's zoom
+    # the breadcrumb's root: the first view as it was framed, from anywhere
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(rest))
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(_group(window, "losses[7]")))
+    view.set_zoom(view.readable_scale())
+    _redrawn(window, qtbot, lambda: tab.breadcrumb.linkActivated.emit("-1"))
+    assert view.scale_factor() == pytest.approx(first[0])  # its fit, redone: all of it
+    shows = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shows.contains(tab.scene.graph_rect())
