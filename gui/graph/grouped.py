@@ -289,6 +289,22 @@ class Shown:
         node = self.node_at(position)
         return None if node < 0 else self.quotient.unit_of[node]
 
+    def received(self, levels) -> set[int]:
+        """The units the step at the level shown just taken (`levels`, its LevelSteps)
+        sent a gradient to: every parent of every rule in its run (a group's backward
+        step applies many, each to its own parents; the last alone is not all of
+        them), the unit itself left out; empty before the backward steps' own."""
+        start, end = levels.current_span()
+        n = len(self.stepper.forward_steps)
+        if end <= n:
+            return set()
+        unit_of, index = self.quotient.unit_of, self.index
+        units = {unit_of[index[c.parent]]
+                 for step in self.stepper.backward_steps[max(start - n, 0):end - n]
+                 for c in step.contributions}
+        units.discard(levels.current_unit())
+        return units
+
     def group_title(self, g: int) -> str:
         return self.groups[g].title
 

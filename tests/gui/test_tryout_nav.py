@@ -166,3 +166,50 @@ def test_going_back_shows_each_view_as_it_was_left(mlp, qtbot):
     assert view.scale_factor() == pytest.approx(first[0])  # its fit, redone: all of it
     shows = view.mapToScene(view.viewport().rect()).boundingRect()
     assert shows.contains(tab.scene.graph_rect())
+
+
+def _green(scene) -> set[int]:
+    """The units drawn with the 'received a gradient' border."""
+    from gui.graph.items import RECEIVED
+
+    units = {-1 - g for g, item in scene.group_items.items()
+             if item.pen().color().rgba() == RECEIVED.rgba()}
+    return units | {i for i, box in scene._box.items()
+                    if box.pen().color().rgba() == RECEIVED.rgba()}
+
+
+def _sent_to(tab) -> set[int]:
+    """Every unit a parent of a rule the step at the level shown just applied is in."""
+    scene, stepper = tab.scene, tab.scene.stepper
+    levels, shown = scene.levels, scene.shown
+    a, b = levels.current_span()
+    n = len(stepper.forward_steps)
+    units = set()
+    for step in stepper.backward_steps[max(a - n, 0):max(b - n, 0)]:
+        units.update(shown.quotient.unit_of[shown.index[c.parent]] for c in step.contributions)
+    return units - {levels.current_unit()}
+
+
+def test_a_groups_backward_step_marks_every_unit_it_sent_a_gradient_to(mlp, qtbot):
+    window = mlp
+    tab = window.graph_tab
+    tab.actions["end"].trigger()
+    qtbot.waitUntil(lambda: not tab.expansion._redraw, timeout=30_000)
+    levels = tab.scene.levels
+    assert levels.current_unit() == -1 - _group(window, "reg_loss")
+    params = {-1 - _group(window, t) for t in
+              ("model.layers[0]", "model.layers[1]", "model.layers[2].neurons[0]")}
+    assert params <= _green(tab.scene)  # all three: reg_loss reads every parameter
+    sample = _group(window, "losses[0]")
+    _redrawn(window, qtbot, lambda: tab.expansion.expand(sample))
+    levels, stepper = tab.scene.levels, tab.scene.stepper
+    n = len(stepper.forward_steps)
+    checked = 0
+    while stepper.position > n + 1:  # every backward step in here, back from the end
+        sent = _sent_to(tab)
+        drawn = {-1 - u for u in tab.scene.group_items} | set(tab.scene._box)
+        assert _green(tab.scene) == sent & drawn, levels.progress()
+        checked += bool(sent)
+        tab.actions["back"].trigger()
+        qtbot.waitUntil(lambda: not tab.expansion._redraw, timeout=30_000)
+    assert checked >= 10
