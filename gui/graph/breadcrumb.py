@@ -1,5 +1,6 @@
 """The line above a grouped graph that says where you are: the open groups that hold the
-selected (or current) unit, outermost first, each a link back to the view where that
+selected (or current) unit, outermost first (those the first view has open unasked left
+out: the user never saw them as groups), each a link back to the view where that
 group was opened; the root ("graph") a link back to the first view. At the top level it
 says what is drawn there, and how to open a group."""
 
@@ -11,6 +12,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel
 
 from engine.numbers import count
+from gui.graph.group_actions import implied
 
 ROOT = "graph"
 TOP = -1  # the root's link: the first view
@@ -25,6 +27,28 @@ def back_view(shown, g: int, first: set[int]) -> set[int]:
     inside = {h for h in shown.expanded | first if g in shown.ancestors_of_group(h)}
     return ((shown.expanded - inside) | (first & inside) | {g}
             | set(shown.ancestors_of_group(g)))
+
+
+def show_where(expansion, crumb) -> None:
+    """Show in `crumb` where the user is in `expansion`'s picture: the open groups
+    around the selection (a closed group selected said apart), else around the group
+    opened last; never the groups the first view has open unasked (`implied`)."""
+    shown = expansion.tab.scene.shown
+    if shown is None:
+        crumb.hide()
+        return
+    here, opened = "", expansion.opened_group()
+    if expansion.tab.scene.selectedItems():  # where the selection is
+        unit = expansion.selected_unit()
+        holders = shown.holders(unit) if unit is not None else []
+        if unit is not None and unit < 0:
+            here = shown.group_title(-1 - unit)
+            expansion.status.emit(shown.describe(-1 - unit))
+    else:  # where the user is: the groups opened, to the last one
+        holders = [*shown.ancestors_of_group(opened), opened] if opened is not None else []
+    first = implied(expansion)
+    crumb.show_path([(g, shown.group_title(g)) for g in holders if g not in first],
+                    here, shown)
 
 
 def top_words(shown) -> str:
@@ -60,14 +84,15 @@ class Breadcrumb(QLabel):
         self.hide()
 
     def show_path(self, path: list[tuple[int, str]], here: str = "", shown=None) -> None:
-        """Show `path` [(group id, title)…], outermost first, then `here` (the unit); at
-        the top level (neither) what `shown` (a gui.graph.grouped.Shown) draws there."""
+        """Show `path` [(group id, title)…], outermost first, then `here` (a closed group
+        selected, said as selected, not as a level); at the top level (neither) what
+        `shown` (a gui.graph.grouped.Shown) draws there."""
         self.path = list(path)
         self.top = top_words(shown) if shown is not None and not path and not here else ""
         links = [f"<a href='{g}'>{escape(title)}</a>" for g, title in [(TOP, ROOT), *path]]
-        if here:
-            links.append(f"<b>{escape(here)}</b>")
-        self.setText(" › ".join(links) + escape(self.top))
+        # a group selected is said apart from the path: selecting it opens nothing
+        said = f" · selected: {escape(here)} (closed)" if here else ""
+        self.setText(" › ".join(links) + said + escape(self.top))
         self.show()
 
     def words(self) -> str:

@@ -53,68 +53,50 @@ _READY = re.compile(r"^ready: ([\d,]+) forward and ([\d,]+) backward steps$")
 
 
 def shortened(text: str) -> str:
-    """The step counter's text said shorter for a narrow window: 'ready: 14 forward
-    and 9 backward steps' → '14 forward · 9 backward'."""
-    return _READY.sub(r"\1 forward · \2 backward", text)
+    """The step counter's text said short: 'ready: 14 forward and 9 backward steps' →
+    '14 forward · 9 backward'; 'forward 5/20 · inside relu(…) × 100 · losses[0]' → its
+    counts and the innermost place, 'forward 5/20 · in losses[0]' (the whole path is in
+    the tooltip)."""
+    counts, *places = _READY.sub(r"\1 forward · \2 backward", text).split(" · ")
+    if not places or _READY.match(text):
+        return " · ".join([counts, *places])
+    return f"{counts} · in {places[-1].removeprefix('inside ')}"
 
 
 class PhaseLabel(QLabel):
-    """A label two lines tall whatever it says: its words wrap onto the second line when
-    the first is full, and only a text longer than both ends in …. The height never
-    changes, so the graph below never jumps; `text()` is the whole text."""
-
-    LINES = 2
+    """The step counter: one line, whatever it says, so that the graph below never
+    jumps; a step's place said short (`shortened`: the innermost only), the counts never
+    cut (a place too long for the room is cut in the middle), the whole text in the
+    tooltip; `text()` is the whole text."""
 
     def minimumSizeHint(self) -> QSize:
         return QSize(self.minimumWidth(), self.sizeHint().height())
 
     def sizeHint(self) -> QSize:
-        lines = self.LINES * self.fontMetrics().lineSpacing()
-        return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 2, lines)
+        return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 2,
+                     self.fontMetrics().lineSpacing() + 2)
 
     def shown_lines(self) -> list[str]:
-        """The lines drawn: the whole text on one line if it fits, else its short form
-        (`short`) if that does, else the words that fit on each line, the last ending in
-        … if need be. Shortened, the tooltip has the whole text."""
+        """The line drawn (a list of one): a text without a place whole if it fits,
+        else its short form; a step's place always said short (see `shortened`)."""
         metrics, width = self.fontMetrics(), self.width()
         text = self.text()
-        if metrics.horizontalAdvance(text) <= width:
-            return [text]
         brief = shortened(text)
-        if brief != text and metrics.horizontalAdvance(brief) <= width:
-            return [brief]
-        lines, words = [], text.split(" ")
-        while words and len(lines) < self.LINES - 1:
-            line = words.pop(0)
-            while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
-                line += " " + words.pop(0)
-            lines.append(line)
-        rest = " ".join(words)
-        if rest and metrics.horizontalAdvance(rest) > width:
-            parts = self._counts_kept(text)
-            if parts:
-                return parts
-        if rest:
-            lines.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
-        return [line for line in lines if line]
-
-    def _counts_kept(self, text: str) -> list[str] | None:
-        """'forward 24/37 · inside relu((Σ 16 terms + b) × c + c) × 100' too long for two
-        lines: the counts whole on the first, the rest on the second with its longest
-        part (a group's title) cut in the middle; None if the counts do not fit a line."""
-        metrics, width = self.fontMetrics(), self.width()
-        counts, *parts = text.split(" · ")
-        if not parts or metrics.horizontalAdvance(counts) > width:
-            return None
-        longest = max(range(len(parts)), key=lambda i: len(parts[i]))
-        others = " · ".join(p for i, p in enumerate(parts) if i != longest)
-        room = width - metrics.horizontalAdvance(others + " · " if others else "")
-        parts[longest] = metrics.elidedText(parts[longest], Qt.TextElideMode.ElideMiddle,
-                                            max(room, 0))
-        second = " · ".join(parts)
-        if metrics.horizontalAdvance(second) > width:
-            second = metrics.elidedText(second, Qt.TextElideMode.ElideMiddle, width)
-        return [counts, second]
+        placed = " · " in text and not _READY.match(text)
+        if not placed and metrics.horizontalAdvance(text) <= width:
+            return [text]
+        # shorter still for a narrow room: 'backward 9/9 (done)' says 9/9; then no 'in'
+        forms = [brief, brief.replace(" (done)", "")]
+        forms.append(forms[-1].replace(" · in ", " · ", 1))
+        for form in forms:
+            if metrics.horizontalAdvance(form) <= width:
+                return [form]
+        counts, _, place = forms[-1].partition(" · ")
+        room = width - metrics.horizontalAdvance(counts + " · ")
+        if place and room > metrics.horizontalAdvance("los…]"):
+            return [f"{counts} · "
+                    + metrics.elidedText(place, Qt.TextElideMode.ElideMiddle, room)]
+        return [metrics.elidedText(brief, Qt.TextElideMode.ElideRight, width)]
 
     def setText(self, text: str) -> None:
         super().setText(text)
@@ -123,13 +105,9 @@ class PhaseLabel(QLabel):
     def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         painter.setFont(self.font())
-        lines = self.shown_lines()
-        spacing = self.fontMetrics().lineSpacing()
-        top = (self.height() - len(lines) * spacing) // 2
-        for i, line in enumerate(lines):
-            painter.drawText(0, top + i * spacing, self.width(), spacing,
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                             line)
+        painter.drawText(0, 0, self.width(), self.height(),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.shown_lines()[0])
 
 
 STEP_ACTIONS = [  # (key, text, shortcut, tip)
@@ -172,7 +150,7 @@ def speed_slider(parent) -> tuple[QSlider, QLabel]:
     speed = QSlider(Qt.Orientation.Horizontal, parent)
     speed.setRange(1, 30)
     speed.setValue(4)
-    speed.setFixedWidth(90)
+    speed.setFixedWidth(72)  # room for the step counter beside it at 1280 px
     speed.setToolTip("Steps per second while playing")
     label = QLabel(parent)
     label.setMinimumWidth(label.fontMetrics().horizontalAdvance("30/s "))
@@ -220,7 +198,7 @@ def phase_label(parent) -> PhaseLabel:
     font = phase.font()
     font.setBold(True)
     phase.setFont(font)
-    # wraps in a narrow window instead of widening it: "backward" over "8,888/8,888"
+    # said shorter in a narrow window instead of widening it
     phase.setMinimumWidth(phase.fontMetrics().horizontalAdvance("8,888/8,888 "))
     return phase
 

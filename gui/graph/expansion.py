@@ -12,9 +12,10 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.numbers import count
-from gui.graph.breadcrumb import Breadcrumb, back_view
+from gui.graph.breadcrumb import Breadcrumb, back_view, show_where
 from gui.graph.find import FindBar
-from gui.graph.group_actions import group_actions, minus_closes
+from gui.graph.going_back import Framings
+from gui.graph.group_actions import group_actions, implied, minus_closes
 from gui.graph.grouped import Shown
 from gui.graph.groups.titles import stepped_said
 from gui.graph.levels import LevelSteps
@@ -67,6 +68,9 @@ class Expansion(QObject):
         self.breadcrumb.back_to.connect(self.back_to)
         self.first_view: set[int] | None = None  # the groups open in the first view
         self.history: list[int] = []  # the groups the user opened, the last last
+        self.user_opened: set[int] = set()  # every group the user opened (+, double-click)
+        self.framings = Framings()  # each view as the user left it, to go back to
+        self._back = False  # the picture being drawn is one gone back to (−, breadcrumb)
         self.select_group = None  # a group closed around the selection, to select once drawn
         self.find_bar = FindBar(tab)
         self.find_bar.found.connect(self.find_node)
@@ -117,7 +121,8 @@ class Expansion(QObject):
                 return False
             expanded = self.shown.expanded if self.shown is not None else grouped.expanded
             if self.shown is None:
-                self.first_view, self.history = None, []
+                self.first_view, self.history, self.user_opened = None, [], set()
+                self.framings.clear()
             self.preparer.stop()
             self.shown = Shown(stepper, grouped.arrays, grouped.grouping, expanded)
             self.draw()
@@ -143,8 +148,7 @@ class Expansion(QObject):
             self.tab.session.loaded.emit()  # drawn again, as a new program is
 
     def give(self, grouped: Grouped) -> None:
-        """A grouping found elsewhere (by the parse child, or a test): used for the
-        stepper loaded next, or now, if it steps its nodes in its order."""
+        """A grouping found elsewhere (the parse child, a test), for the stepper next loaded."""
         self._grouped = grouped
 
     def budget(self) -> int:
@@ -189,6 +193,8 @@ class Expansion(QObject):
         `focus` in view if given."""
         self.focus = focus
         tab = self.tab
+        if expanded is not None and tab.scene.shown is not None:
+            self.framings.leave(tab.view, tab.scene.shown.expanded)
         self.preparer.stop()  # what it has made so far is kept
         tab.background.start(self.shown.stepper, tab.session.roles(),
                              not tab.constants_as_nodes, self.shown, expanded,
@@ -198,7 +204,9 @@ class Expansion(QObject):
         shown = self.shown
         if shown is not None and g not in shown.expanded:
             self.opened = self._framed = g
+            self._back = False
             self.history.append(g)
+            self.user_opened.add(g)
             self.draw(shown.expanding(g), shown.groups[g].first)
             self.status.emit(f"Opened {shown.groups[g].title}: its inside is drawn; − closes "
                              "it again")
@@ -207,7 +215,8 @@ class Expansion(QObject):
         shown = self.shown
         if shown is not None and g in shown.expanded:
             parent = shown.groups[g].parent
-            self.opened = parent if parent >= 0 else None
+            self.opened = parent if parent >= 0 and parent not in implied(self) else None
+            self._back, self._framed = True, None
             self.draw(shown.collapsing(g), shown.groups[g].first)
             self.status.emit(f"Closed {shown.groups[g].title}")
 
@@ -220,6 +229,7 @@ class Expansion(QObject):
         target = back_view(shown, g, self.first_view or set())
         self.opened = g if g >= 0 else None
         if target != shown.expanded:
+            self._back, self._framed = True, None
             self.draw(target, shown.groups[g].first if g >= 0 else None)
             self.status.emit(f"Back to {shown.groups[g].title}, as opened" if g >= 0
                              else "Back to the first view")
@@ -240,8 +250,7 @@ class Expansion(QObject):
     # -- stepping at the level shown -------------------------------------------------------
 
     def step(self, forward: bool) -> bool:
-        """A step at the level shown (a collapsed group's forward or backward in one);
-        False if the graph shown is not grouped."""
+        """A step at the level shown (a group's forward or backward); False if not grouped."""
         levels = self.levels()
         if levels is None:
             return False
@@ -304,9 +313,9 @@ class Expansion(QObject):
     def redrawn(self, levels: LevelSteps) -> None:
         """The picture was drawn again with other groups open (`levels`: the last
         picture's steps at the level shown, which follow: a group opened on its own step
-        goes to its first inner step, Right then steps inside it); the zoom stays, the
-        view shows the node asked for (found, or the first of the group opened), or the
-        current one."""
+        goes to its first inner step, Right then steps inside it); a view gone back to is
+        shown as it was left (going_back.py), else the zoom stays and the view shows the
+        node asked for (found, or the first of the group opened), or the current one."""
         tab = self.tab
         scene = tab.scene
         self.shown = scene.shown
@@ -318,12 +327,15 @@ class Expansion(QObject):
                 scene.refresh()  # the edges into groups, as the levels say
         found, self.select_after = self.select_after, None
         closed, self.select_group = self.select_group, None
+        back, self._back = self._back, False
+        if back:  # as the user left that view (the box closed selected, if one)
+            self.framings.back(tab.view, scene.shown.expanded)
         if found is not None:
             self.select(found)
         elif closed in scene.group_items:  # the box that now holds the selected node
             scene.clearSelection()
             scene.group_items[closed].setSelected(True)
-        else:
+        elif not back:
             item = (scene.value_item_of(scene.nodes[self.focus]) if self.focus is not None
                     else None)
             framed, self._framed = self._framed, None  # a group opened: what it holds
@@ -369,24 +381,12 @@ class Expansion(QObject):
         if g is not None:
             self.select_group = g if held else None
             self.collapse(g)
+        elif self.tab.scene.shown is not None:
+            self.status.emit("This is the first view: no group opened here to close")
 
     @Slot()
     def update_breadcrumb(self) -> None:
-        shown = self.tab.scene.shown
-        crumb = self.tab.breadcrumb
-        if shown is None:
-            crumb.hide()
-            return
-        here, opened = "", self.opened_group()
-        if self.tab.scene.selectedItems():  # where the selection is
-            unit = self.selected_unit()
-            holders = shown.holders(unit) if unit is not None else []
-            if unit is not None and unit < 0:
-                here = shown.group_title(-1 - unit)
-                self.status.emit(shown.describe(-1 - unit))
-        else:  # where the user is: the groups opened, to the last one
-            holders = [*shown.ancestors_of_group(opened), opened] if opened is not None else []
-        crumb.show_path([(g, shown.group_title(g)) for g in holders], here, shown)
+        show_where(self, self.tab.breadcrumb)
 
     def opened_group(self) -> int | None:
         """The group the user opened last, or the innermost still open around it; None

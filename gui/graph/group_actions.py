@@ -39,32 +39,43 @@ def group_actions(expansion, tab) -> dict[str, QAction]:
     return actions
 
 
+def implied(expansion) -> set[int]:
+    """The groups open in the first view that the user never opened: drawn open from
+    the start (their insides are the first view's boxes), never seen as groups, so
+    neither the breadcrumb nor − counts them as levels."""
+    return (expansion.first_view or set()) - expansion.user_opened
+
+
 def minus_closes(expansion) -> tuple[int | None, bool]:
     """(the group − closes, whether it holds the selection): the innermost open group
     around the selected box, else `to_close`'s; (None, False) if none."""
     shown = expansion.tab.scene.shown
     if shown is None:
         return None, False
+    first = implied(expansion)  # open from the start, never seen as groups
     unit = expansion.selected_unit() if expansion.tab.scene.selectedItems() else None
-    holders = shown.holders(unit) if unit is not None else []
+    holders = [g for g in shown.holders(unit) if g not in first] if unit is not None else []
     if holders:
         return holders[-1], True
-    return to_close(expansion.history, shown, expansion.opened_group()), False
+    return to_close(expansion.history, shown, expansion.opened_group(), first), False
 
 
-def to_close(history: list[int], shown, opened: int | None) -> int | None:
+def to_close(history: list[int], shown, opened: int | None,
+             implied: set[int] = frozenset()) -> int | None:
     """What − closes with nothing selected in an open group: the last group opened
     (`history`, the last last) still open, innermost first; `opened` (the innermost
-    open around the last opened) if none; None when no group is open. Groups closed
-    are dropped from `history`, so repeated presses walk up the groups opened."""
+    open around the last opened) if none; None when no group is open but the `implied`
+    ones (the first view's own: − stops there). Groups closed are dropped from
+    `history`, so repeated presses walk back up the groups opened to the first view."""
     while history and history[-1] not in shown.expanded:
         history.pop()
+    closable = shown.expanded - set(implied)
     if history:  # what was opened inside it goes first
         g = history[-1]
-        inner = [h for h in shown.expanded if g in shown.ancestors_of_group(h)]
+        inner = [h for h in closable if g in shown.ancestors_of_group(h)]
         if not inner:
             history.pop()
         return max(inner, key=lambda h: len(shown.ancestors_of_group(h))) if inner else g
-    if opened is not None:
+    if opened is not None and opened not in implied:
         return opened
-    return max(shown.expanded, key=lambda h: len(shown.ancestors_of_group(h)), default=None)
+    return max(closable, key=lambda h: len(shown.ancestors_of_group(h)), default=None)

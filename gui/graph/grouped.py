@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import groupby
+from itertools import chain, groupby
 
 from gui.graph.groups.model import (
     GraphArrays,
@@ -171,9 +171,28 @@ class Shown:
         if holding:
             inside = sorted((span(i)[0], y) for i, y in was.items())
             for place, a, b in holding:
+                between = self._between_siblings(ids[place], was)
                 held = inside[bisect_left(inside, (a, -1e300)):bisect_left(inside, (b, -1e300))]
-                ys[place] = sum(y for _, y in held) / len(held) if held else 0.0
+                ys[place] = (between if between is not None
+                             else sum(y for _, y in held) / len(held) if held else 0.0)
         return ys
+
+    def _between_siblings(self, spec_id: str, was: dict[str, float]) -> float | None:
+        """A group closed again starts midway between its siblings just before and after
+        it (the boxes of its parent's other groups, as they were), so that it keeps its
+        place among them: what it held may have been drawn anywhere (after the last of
+        them, tryout of session 33). None for a node, or a group with no such pair."""
+        if spec_id[0] != "g":
+            return None
+        group = self.groups[int(spec_id[1:])]
+        parent = group.parent
+        siblings = (self.groups[parent].children if parent >= 0 else self.grouping.top())
+        firsts = sorted((self.groups[h].first, was[f"g{h}"]) for h in siblings
+                        if f"g{h}" in was)
+        k = bisect_left(firsts, (group.first, -1e300))
+        if 0 < k < len(firsts):
+            return (firsts[k - 1][1] + firsts[k][1]) / 2
+        return None
 
     def _span(self, spec_id: str) -> tuple[int, int]:
         """The run of nodes a spec node stands for."""
@@ -269,6 +288,23 @@ class Shown:
         """The unit the step at `position` is about (None at the start)."""
         node = self.node_at(position)
         return None if node < 0 else self.quotient.unit_of[node]
+
+    def received(self, levels) -> set[int]:
+        """The units the step at the level shown just taken (`levels`, its LevelSteps)
+        sent a gradient to: every parent of every rule in its run (a group's backward
+        step applies many, each to its own parents; the last alone is not all of
+        them), the unit itself left out; empty before the backward steps' own."""
+        start, end = levels.current_span()
+        n = len(self.stepper.forward_steps)
+        if end <= n:
+            return set()
+        # each rule sends to its node's operands: read in C loops over node numbers (a
+        # stack of 97 samples' step applies 62,000 rules)
+        rules = levels.rule_nodes(max(start, n + 1), end)  # the root's step sends nothing
+        parents = chain.from_iterable(map(self.arrays.parents.__getitem__, rules))
+        units = set(map(self.quotient.unit_of.__getitem__, parents))
+        units.discard(levels.current_unit())
+        return units
 
     def group_title(self, g: int) -> str:
         return self.groups[g].title

@@ -43,12 +43,10 @@ API (helper D's Graph tab drives it; the session owns the stepper and its positi
         taken whole); otherwise the position is kept
     levels.sent(edge) -> Sent | None          what the backward steps taken so far sent
                                               along a quotient edge: Σ local × upstream
-    levels.sent_text(edge) -> str             'Σ 0.1234 (16 paths)', 'Σ 0.1234 (5 of 16
-                                              paths)', '' before anything was sent
+    levels.sent_text(edge) -> str             'Σ 0.1234 (16 paths)', '' before any was sent
     levels.node_index(value) -> int           a Value's node index in `arrays`
-    levels.consumer_group(value) -> int       the group a contribution from `value` is
-                                              listed under (its outermost instance, else
-                                              its top-level group; -1: none)
+    levels.consumer_group(value) -> int       the group `value`'s contribution is listed
+                                              under (outermost instance, top group, -1)
 """
 # Qt-free: plain bookkeeping over the stepper, tested without a window.
 
@@ -230,11 +228,7 @@ class LevelSteps:
         return self.set_expanded(self.expanded - inside)
 
     def _chain(self, g: int) -> list[int]:
-        chain = []
-        while g >= 0:
-            chain.append(g)
-            g = self.grouping.groups[g].parent
-        return chain
+        return [g, *self._chain(self.grouping.groups[g].parent)] if g >= 0 else []
 
     def _run_start(self, position: int) -> int:
         """Where the step at the level shown that ends at (or holds) `position` began."""
@@ -299,6 +293,11 @@ class LevelSteps:
         nodes = self.grouping.order[a:min(b, n)]
         nodes += self._backward_nodes[max(a - n, 0):max(b - n, 0)]
         return set(map(unit_of.__getitem__, nodes))
+
+    def rule_nodes(self, a: int, b: int) -> list[int]:
+        """The nodes whose rules the backward steps between positions a <= b apply."""
+        n = len(self.grouping.order)
+        return self._backward_nodes[max(a - n, 0):max(b - n, 0)]
 
     def level(self) -> int:
         """The innermost expanded group holding the current unit; -1 at the top level

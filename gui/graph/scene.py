@@ -96,6 +96,7 @@ class GraphScene(QGraphicsScene):
         self._layer: QGraphicsPathItem | None = None  # holds the plain edges
         self.shown = None  # a grouped graph's grouped.Shown, or None
         self.levels = None  # ... and its steps at the level drawn (levels.LevelSteps)
+        self._received: tuple = (None, set())  # (position, levels) -> the units sent to
         self.group_items: dict[int, GroupItem] = {}  # collapsed group -> its box
         self.junctions: dict[int, QGraphicsPathItem] = {}  # open group -> its bundle's dot
         self._group_edges: dict[int, list[int]] = {}  # collapsed group -> edges into it
@@ -403,16 +404,26 @@ class GraphScene(QGraphicsScene):
         else:
             # the step undone or taken, and the one that was or becomes current
             indices = self._touched_by(changed_from) | self._touched_by(stepper.position)
-            if self.shown is not None:
+            if self.shown is not None:  # and what the step before and this one sent to
                 unit_of = self.shown.quotient.unit_of
-                groups = {-1 - unit_of[i] for i in indices if unit_of[i] < 0}
-                indices = [i for i in indices if unit_of[i] >= 0]
+                units = ({unit_of[i] for i in indices} | self._received[1]
+                         | self.received_units())
+                groups = {-1 - u for u in units if u < 0} & self.group_items.keys()
+                indices = [u for u in units if u >= 0]
             else:
                 groups = ()
         for i in indices:
             self._draw_node(i, current)
         for g in groups:
             self._draw_group(g, current)
+
+    def received_units(self) -> set[int]:
+        """The units the step at the level shown just taken sent a gradient to (see
+        grouped.Shown.received), worked out once per position."""
+        key = (self.stepper.position, self.levels)
+        if self._received[0] != key:
+            self._received = (key, self.shown.received(self.levels) if self.levels else set())
+        return self._received[1]
 
     def group_edge_steps(self):
         """Work out `_sends` for the edges into collapsed groups, yielding after every
@@ -489,8 +500,7 @@ class GraphScene(QGraphicsScene):
         done = position - n_forward
         here = shown.node_at(position)
         is_current = here in members
-        received = (not is_current and isinstance(current, BackwardStep)
-                    and any(self._index[c.parent] in members for c in current.contributions))
+        received = not is_current and -1 - g in self.received_units()
         revealed = position >= members.stop
         output = members.stop - 1
         has_grad = self._first_grad.get(output, len(stepper.backward_steps)) < done
@@ -530,8 +540,9 @@ class GraphScene(QGraphicsScene):
                 border, width = WRONG, 3.5
             elif current is node or (isinstance(current, BackwardStep) and current.node is node):
                 border, width = CURRENT, 3.0
-            elif isinstance(current, BackwardStep) and any(c.parent is node
-                                                           for c in current.contributions):
+            elif (i in self.received_units() if self.levels is not None else
+                  isinstance(current, BackwardStep) and any(c.parent is node
+                                                            for c in current.contributions)):
                 border, width = RECEIVED, 2.5
             box.set_state(value_text(node, 4) if revealed else "?",
                           short(node.grad) if has_grad else "", border, width,

@@ -139,12 +139,15 @@ def test_the_breadcrumb_never_collapses_past_the_first_view(window, qtbot):
     _redrawn(window, qtbot, lambda: tab.expansion.expand(sample))
     tab.scene.clearSelection()
     crumb = tab.breadcrumb
-    assert crumb.words() == f"graph › {stack.title} › {grouping.groups[sample].title}"
-    _redrawn(window, qtbot, lambda: crumb.linkActivated.emit(_link(crumb, stack.title)))
+    # the stack, open from the start, was never seen as a group: not a level (session 33)
+    assert crumb.words() == f"graph › {grouping.groups[sample].title}"
+    _redrawn(window, qtbot, lambda: crumb.linkActivated.emit(_link(crumb, "graph")))
     assert tab.scene.shown.expanded == {stack.id}  # not the stack collapsed
     _redrawn(window, qtbot, lambda: tab.expansion.expand(sample))
-    _redrawn(window, qtbot, lambda: crumb.linkActivated.emit(_link(crumb, "graph")))
+    _redrawn(window, qtbot, tab.expansion.actions["collapse"].trigger)
     assert tab.scene.shown.expanded == {stack.id}
+    tab.expansion.actions["collapse"].trigger()  # − stops at the first view
+    assert tab.scene.shown.expanded == {stack.id} and not tab.laying_out
 
 
 def test_the_inspector_describes_the_groups_step_while_stepping(grouped, qtbot):
