@@ -55,7 +55,7 @@ def open_debug_window(root, block: bool = True, names=None, scope=None):
     count for one over the limit.
     """
     from gui.app import application
-    from gui.graph.expansion import budget_for
+    from gui.graph.framing import budget_for
     from gui.window.main_window import MainWindow
 
     app = application()

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from engine.numbers import count
 from gui.graph.breadcrumb import Breadcrumb, back_view, show_where
 from gui.graph.find import FindBar
+from gui.graph.framing import budget_for
 from gui.graph.going_back import Framings
 from gui.graph.group_actions import group_actions, implied, minus_closes
 from gui.graph.grouped import Shown
@@ -24,13 +25,6 @@ from gui.jobs.group_child import GROUP_FROM
 from gui.jobs.grouping_job import Grouped, GroupingJob
 from gui.jobs.sliced import SlicedTask
 
-UNIT_W, UNIT_H = 150, 90  # the screen room a unit takes at a readable size
-
-
-def budget_for(width: int, height: int) -> int:
-    """About how many units a view of width × height px shows at a readable size (a
-    view under 640 × 400, the smallest screen's, counts as that)."""
-    return max(12, (max(width, 640) // UNIT_W) * (max(height, 400) // UNIT_H))
 SLICED_REDRAW = 1_500  # a jump in a picture of this many edges is redrawn in slices
 
 

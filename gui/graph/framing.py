@@ -17,6 +17,16 @@ from PySide6.QtCore import QPointF, QRectF
 
 from gui.graph.items import GroupItem, OpItem, ValueItem
 
+UNIT_W, UNIT_H = 150, 90  # the screen room a unit of a grouped graph takes, readable
+
+
+def budget_for(width: int, height: int) -> int:
+    """About how many units a view of width × height px shows at a readable size (a
+    view under 640 × 400, the smallest screen's, counts as that): how far a big graph's
+    first picture is opened."""
+    return max(12, (max(width, 640) // UNIT_W) * (max(height, 400) // UNIT_H))
+
+
 MARGIN_PX = 24     # room kept around what a frame shows (as the view keeps around a step)
 FIT_MARGIN = 24.0  # scene units a fit leaves around the graph (the view's own)
 
