@@ -32,8 +32,8 @@ engine/core/ops.py. The operators and the lesson's functions are written out her
 from __future__ import annotations
 
 import math
+import pickle
 from collections.abc import Iterable
-from itertools import repeat
 
 from engine._gc import made_quietly
 from engine.core import ops
@@ -116,20 +116,24 @@ class Value:
     # parent and its local derivative, and no Value is made for the constant. (The
     # expression language turns its numbers into constant nodes before it gets here,
     # so a parsed program still shows every constant in its graph.) The commonest ops
-    # fill their node in place: one call fewer per node (a blank node from the pool has
-    # grad 0, no label, no second parent).
+    # fill their node in place: one call fewer per node. A node from the pool is blank
+    # (no field set: see _blanks), so each op sets every field, `grad`, `label` and
+    # `_mark` included, and `_b` (None) where there is no second parent.
 
     def __add__(self, other) -> Value:
         try:
             v = _take()
         except IndexError:  # the pool is empty
             v = _refill()
-        v._op, v._a, v._ga = "+", self, 1.0
-        if isinstance(other, Value):
+        v.grad, v.label, v._mark, v._op, v._ga = 0.0, "", None, "+", 1.0
+        v._a = self
+        if type(other) is Value or type(other) is not float and isinstance(other, Value):
             v.data = self.data + other.data
-            v._b, v._gb = other, 1.0
+            v._b = other
+            v._gb = 1.0
         else:
             v.data = self.data + other
+            v._b = None
         return v
 
     def __sub__(self, other) -> Value:
@@ -137,12 +141,15 @@ class Value:
             v = _take()
         except IndexError:
             v = _refill()
-        v._op, v._a, v._ga = "-", self, 1.0
-        if isinstance(other, Value):
+        v.grad, v.label, v._mark, v._op, v._ga = 0.0, "", None, "-", 1.0
+        v._a = self
+        if type(other) is Value or type(other) is not float and isinstance(other, Value):
             v.data = self.data - other.data
-            v._b, v._gb = other, -1.0
+            v._b = other
+            v._gb = -1.0
         else:
             v.data = self.data - other
+            v._b = None
         return v
 
     def __mul__(self, other) -> Value:
@@ -151,12 +158,16 @@ class Value:
             v = _take()
         except IndexError:  # the pool is empty
             v = _refill()
-        v._op, v._a = "*", self
-        if isinstance(other, Value):
+        v.grad, v.label, v._mark, v._op = 0.0, "", None, "*"
+        v._a = self
+        if type(other) is Value or type(other) is not float and isinstance(other, Value):
             v.data = self.data * other.data
-            v._b, v._ga, v._gb = other, other.data, self.data
+            v._b = other
+            v._ga = other.data
+            v._gb = self.data
         else:
             v.data = self.data * other
+            v._b = None
             v._ga = other
         return v
 
@@ -168,32 +179,33 @@ class Value:
         return _unary(self.data / other, self, "/", 1.0 / other)
 
     def __pow__(self, exponent) -> Value:
-        if isinstance(exponent, Value):  # d(x^y)/dy = x^y·ln x: a positive base only
-            x, y = self.data, exponent.data
-            out = _pow_input(x, y)
-            return _binary(out, self, exponent, _POW_INPUT, *_pow_input_local(out, x, y))
-        k = float(exponent)
+        try:  # an exponent met before: a program uses one or two
+            k, k_less_one, name = _POWERS[exponent]
+        except (KeyError, TypeError):
+            if isinstance(exponent, Value):  # d(x^y)/dy = x^y·ln x: a positive base only
+                x, y = self.data, exponent.data
+                out = _pow_input(x, y)
+                return _binary(out, self, exponent, _POW_INPUT, *_pow_input_local(out, x, y))
+            k, k_less_one, name = _power(exponent)
         x = self.data
-        # math.pow raises ValueError where ** would return a complex number
-        out = _pow(x, k)
-        if k == 0.0:
+        out = _pow(x, k)  # math.pow raises ValueError where ** would return a complex number
+        if k_less_one is not None:  # k - 1 is exact, and k is not 0
+            local = k * _pow(x, k_less_one)
+        elif k == 0.0:
             local = 0.0
-        elif abs(k) < 2.0**53:  # k - 1 is exact
-            local = k * _pow(x, k - 1.0)
         else:
             # k is an even integer and k - 1 (odd) rounds back to k: x**(k-1) keeps the
             # sign of x, and its size is finite and non-zero only where |x| == 1
             local = k * math.copysign(math.pow(abs(x), k - 1.0), x)
-        name = _POWER_NAMES.get(k)
-        if name is None:
-            name = ops.power_name(k)
-            if len(_POWER_NAMES) < 64:  # the few exponents a program uses, kept
-                _POWER_NAMES[k] = name
         try:
             v = _take()
         except IndexError:  # the pool is empty
             v = _refill()
-        v.data, v._op, v._a, v._ga = out, name, self, local
+        v.grad, v.label, v._mark, v._b = 0.0, "", None, None
+        v.data = out
+        v._op = name
+        v._a = self
+        v._ga = local
         return v
 
     def __rpow__(self, base) -> Value:
@@ -207,7 +219,8 @@ class Value:
             v = _take()
         except IndexError:  # the pool is empty
             v = _refill()
-        v._op, v._a, v._ga = "+", self, 1.0
+        v.grad, v.label, v._mark, v._b, v._op, v._ga = 0.0, "", None, None, "+", 1.0
+        v._a = self
         v.data = other + self.data
         return v
 
@@ -219,7 +232,9 @@ class Value:
             v = _take()
         except IndexError:  # the pool is empty
             v = _refill()
-        v._op, v._a, v._ga = "*", self, other
+        v.grad, v.label, v._mark, v._b, v._op = 0.0, "", None, None, "*"
+        v._a = self
+        v._ga = other
         v.data = other * self.data
         return v
 
@@ -239,13 +254,15 @@ class Value:
         return self.abs()
 
     def tanh(self) -> Value:
-        t = math.tanh(self.data)
+        t = _tanh(self.data)
         try:
             v = _take()
         except IndexError:  # the pool is empty
             v = _refill()
-        v._op, v._a = "tanh", self
-        v.data, v._ga = t, 1.0 - t * t  # tanh'(z) = 1 - tanh(z)^2
+        v.grad, v.label, v._mark, v._b, v._op = 0.0, "", None, None, "tanh"
+        v._a = self
+        v.data = t
+        v._ga = 1.0 - t * t  # tanh'(z) = 1 - tanh(z)^2
         return v
 
     def relu(self) -> Value:
@@ -254,7 +271,8 @@ class Value:
             v = _take()
         except IndexError:  # the pool is empty
             v = _refill()
-        v._op, v._a = "relu", self
+        v.grad, v.label, v._mark, v._b, v._op = 0.0, "", None, None, "relu"
+        v._a = self
         # relu'(0) = 0: the flat branch is the one that ran
         if x > 0.0:
             v.data, v._ga = x, 1.0
@@ -298,7 +316,7 @@ class Value:
                 a.grad += node._ga * node.grad
                 node = a
         order: list[Value] = []
-        _walk_with_stack(node, object(), order.append)  # topological_order's order
+        _walk(node, object(), order)  # topological_order's order
         for node in reversed(order):
             a = node._a
             if a is not None:  # leaves have no rule
@@ -332,28 +350,43 @@ for _op in ops.FUNCTIONS:
         setattr(Value, _op.method, value_method(_op))
 
 _POW_INPUT = ops.POW_INPUT.name
-_POWER_NAMES: dict[float, str] = {}  # an exponent's op name (ops.power_name), once made
-_pow = math.pow
+_POWERS: dict = {}  # exponent: (k, k - 1 or None, op name), for the few a program uses
+
+
+def _power(exponent) -> tuple[float, float | None, str]:
+    """A number exponent's float `k`, `k - 1` if it is exact and k is not 0 (else None),
+    and the op name of its nodes (ops.power_name); kept for the next `**`."""
+    k = float(exponent)
+    entry = (k, k - 1.0 if k != 0.0 and abs(k) < 2.0**53 else None, ops.power_name(k))
+    if len(_POWERS) < 64 and k == k:  # kept under k: 2, 2.0 and numpy's 2.0 find it
+        _POWERS[k] = entry
+    return entry
+_pow, _tanh = math.pow, math.tanh
 _pow_input, _pow_input_local = ops.POW_INPUT.forward, ops.POW_INPUT.local
 
 
 # -- making nodes ----------------------------------------------------------------------------
 
-_new = object.__new__
 _pool: list[Value] = []    # blank nodes, made a batch at a time out of the collector's way
 _take = _pool.pop
 _BATCH = (256, 8192)       # the first batch, and the largest (each refill doubles it)
 _batch = _BATCH[0]
+# n blank Values, as a pickle: the class once, then per node BINGET of it, EMPTY_TUPLE and
+# NEWOBJ, which calls the type's tp_new at once; `object.__new__` (or `Value.__new__`)
+# first builds an argument tuple for each call, a sixth of what a node costs to make
+_BLANKS = (b"\x80\x04"                                              # PROTO 4
+           + b"\x8c" + bytes([len(Value.__module__)]) + Value.__module__.encode() + b"\x94"
+           + b"\x8c" + bytes([len(Value.__qualname__)]) + Value.__qualname__.encode() + b"\x94"
+           + b"\x93\x94"       # STACK_GLOBAL: the class, memo 2
+           + b"](",             # EMPTY_LIST, MARK
+           b"h\x02)\x81",       # BINGET 2, EMPTY_TUPLE, NEWOBJ
+           b"e.")               # APPENDS, STOP
+_unpickle = pickle.loads
 
 
 def _blanks(n: int) -> list[Value]:
-    blanks = list(map(_new, repeat(Value, n)))
-    for v in blanks:  # (`_gb` is read only where `_b` is set)
-        v.grad = 0.0
-        v.label = ""
-        v._b = None
-        v._mark = None
-    return blanks
+    """`n` blank Values: no field set (each op sets them all)."""
+    return _unpickle(_BLANKS[0] + _BLANKS[1] * n + _BLANKS[2])
 
 
 def _refill() -> Value:
@@ -369,6 +402,7 @@ def _unary(data: float, a: Value, op: str, ga: float) -> Value:
         v = _take()
     except IndexError:
         v = _refill()
+    v.grad, v.label, v._mark, v._b = 0.0, "", None, None
     v.data, v._op = data, op
     v._a, v._ga = a, ga
     return v
@@ -379,6 +413,7 @@ def _binary(data: float, a: Value, b: Value, op: str, ga: float, gb: float) -> V
         v = _take()
     except IndexError:
         v = _refill()
+    v.grad, v.label, v._mark = 0.0, "", None
     v.data, v._op = data, op
     v._a, v._ga = a, ga
     v._b, v._gb = b, gb
@@ -392,6 +427,7 @@ def _node(data: float, parents: tuple, op: str, local: tuple) -> Value:
         v = _take()
     except IndexError:
         v = _refill()
+    v.grad, v.label, v._mark = 0.0, "", None
     v.data, v._op = data, op
     v._prev = parents
     v._local = local
@@ -444,8 +480,9 @@ def _visit(node: Value, token: object, emit, depth: int) -> None:
     node._mark = token
 
 
-def _walk_with_stack(root: Value, token: object, emit) -> None:
-    """`_visit` without recursion: the same order, nothing allocated per node.
+def _walk(root: Value, token: object, order: list) -> None:
+    """`_visit` without recursion: the same order appended to `order`, nothing
+    allocated per node.
 
     A node is marked when it is first reached (in a graph without cycles nothing below
     it on the stack can reach it again) and emitted once its parents are. Going down, a
@@ -455,7 +492,6 @@ def _walk_with_stack(root: Value, token: object, emit) -> None:
     at once instead of being walked.
     """
     stack: list[Value] = []
-    push, pop = stack.append, stack.pop
     node = root
     root._mark = token
     while True:
@@ -464,35 +500,43 @@ def _walk_with_stack(root: Value, token: object, emit) -> None:
             if parent is not None and parent._mark is not token:
                 parent._mark = token
                 if parent._a is not None:
-                    push(node)
+                    stack.append(node)
                     node = parent
                     continue
-                emit(parent)  # a leaf
+                order.append(parent)  # a leaf
             parent = node._b
             if parent is not None and parent._mark is not token:
                 parent._mark = token
                 if parent._a is not None:
-                    push(node)
+                    stack.append(node)
                     node = parent
                     continue
-                emit(parent)
+                order.append(parent)
             break
-        emit(node)
+        order.append(node)
         while stack:  # up: each node's first parent is done; its second may not be
-            node = pop()
+            node = stack.pop()
             parent = node._b
             if parent is not None and parent._mark is not token:
                 parent._mark = token
                 a, b = parent._a, parent._b
                 if a is not None and (a._mark is not token
                                       or b is not None and b._mark is not token):
-                    push(node)
+                    stack.append(node)
                     node = parent
                     break
-                emit(parent)  # a leaf, or its parents are done
-            emit(node)
+                order.append(parent)  # a leaf, or its parents are done
+            order.append(node)
         else:
             return
+
+
+def _walk_with_stack(root: Value, token: object, emit) -> None:
+    """`_walk`, each node handed to `emit` in turn (topological_order's deep branches)."""
+    order: list[Value] = []
+    _walk(root, token, order)
+    for node in order:
+        emit(node)
 
 
 def zero_grad(values: Iterable[Value]) -> None:
