@@ -1,20 +1,28 @@
 """What the s33 tryout found in the words of a micrograd MLP's graph: a cut box title
 keeps what the box computes last (`relu(…)*w[2]`, not `relu(… + …)…`, which reads as
-a relu's output)."""
+a relu's output); a parameter's inspector says it is one, its name wrapped at its
+path's steps."""
 
 from __future__ import annotations
 
 import sys
 
+import pytest
+
 from engine.core import ops
+from engine.core.stepping import Stepper
 from engine.io.graph_import import import_graph
 from gui.graph.spec import box_title
 from tests.foreign_models import micrograd_demo
 
+ZWSP = "\u200b"  # where the inspector lets a name break its line
+
 
 def _imported(points: int = 2):
-    demo = micrograd_demo(points)  # noqa: F841 (named for the import, as debug() does)
-    return import_graph(demo.loss, scope=sys._getframe()).program
+    demo = micrograd_demo(points)  # named as the tryout's script names them
+    model, inputs, loss = demo.model, demo.inputs, demo.loss  # noqa: F841
+    del demo
+    return import_graph(loss, scope=sys._getframe()).program
 
 
 def test_a_cut_product_title_keeps_its_product_and_its_weight(qtbot):
@@ -33,3 +41,54 @@ def test_a_cut_product_title_keeps_its_product_and_its_weight(qtbot):
     for v in products:  # never cut to what reads as the relu itself
         assert box_title(v).startswith("relu(") and box_title(v).endswith(
             v.parents[1].label)
+
+
+@pytest.fixture(scope="module")
+def stepped_mlp():
+    program = _imported()
+    stepper = Stepper(program.output)
+    stepper.run_to_end()
+    return program, stepper
+
+
+def _weight(program, name="model.layers[1].neurons[3].w[2]"):
+    return next(v for v in program.nodes if v.label == name)
+
+
+def test_a_parameter_is_said_to_be_one_and_what_its_gradient_is_for(stepped_mlp):
+    from gui.graph.inspector import describe_node
+
+    program, stepper = stepped_mlp
+    text = describe_node(_weight(program), stepper, "input").replace(ZWSP, "")
+    assert "<td>parameter</td>" in text and "<td>input</td>" not in text
+    assert ("not computed: a parameter (model.layers[1].neurons[3].w[2]), a leaf loss "
+            "depends on; its gradient is what training uses to change it") in text
+    point = next(v for v in program.nodes if v.label == "inputs[0][1]")
+    assert "<td>input</td>" in describe_node(point, stepper, "input")  # a data point
+
+
+@pytest.mark.parametrize("width", [190, 230, 300])
+def test_a_long_name_wraps_at_its_path_steps(qtbot, stepped_mlp, width):
+    from gui.graph.inspector import Inspector
+
+    program, stepper = stepped_mlp
+    inspector = Inspector()
+    qtbot.addWidget(inspector)
+    inspector.resize(width, 600)
+    inspector.show()
+    inspector.show_node(_weight(program, "model.layers[1].neurons[13].w[12]"), stepper,
+                        "input")
+    document = inspector.document()
+    document.setTextWidth(inspector.viewport().width())
+    broken = 0
+    block = document.begin()
+    while block.isValid():
+        text, layout = block.text(), block.layout()
+        for k in range(1, layout.lineCount()):
+            at = layout.lineAt(k).textStart()
+            before, after = text[:at].rstrip(" "), text[at:]
+            if "neurons[13]" in text.replace(ZWSP, "") and before and not text[at - 1] == " ":
+                broken += 1  # a break inside the name: only at a path's step
+                assert before[-1] in "." + ZWSP or after[:1] in "[" + ZWSP, (before, after)
+        block = block.next()
+    assert broken >= 1
