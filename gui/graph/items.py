@@ -9,6 +9,7 @@ thousands of nodes is quick to build.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 
@@ -195,6 +196,19 @@ def _operand_cut(metrics: QFontMetricsF, text: str, width: float) -> str:
     return _cut_outermost(metrics, text, width) or "…"
 
 
+def rounded(x: float, shown: str) -> str:
+    """A number as a box shows it: `shown` if it is `x` exactly, else '≈ ' and it (a
+    rounded number is never said with '=': 'value ≈ 1' for 0.99998771)."""
+    if shown.startswith("≈") or not math.isfinite(x) or float(shown) == x:
+        return shown
+    return f"≈ {shown}"
+
+
+def said(what: str, number: str) -> str:
+    """'value = 2', 'grad ≈ 6' (rounded), 'value = ?' (not yet), 'grad = ·' (not yet)."""
+    return f"{what} {number}" if number.startswith("≈") else f"{what} = {number}"
+
+
 class ValueItem(QGraphicsRectItem):
     """A value node: its name, then its value and its gradient, each labelled.
 
@@ -240,9 +254,8 @@ class ValueItem(QGraphicsRectItem):
         if self.numbers is None:
             self._make_texts()
         value, grad, _, _, faint = self._state
-        # '≈ 0' (round-off) takes the place of '='
-        sign = "" if value.startswith("≈") else "= "
-        self.numbers.setText(fitted([f"value {sign}{value}", f"grad = {grad or '·'}"], 8.5,
+        # '≈ 0' (round-off) and '≈ 1' (rounded) take the place of '='
+        self.numbers.setText(fitted([said("value", value), said("grad", grad or "·")], 8.5,
                                     VALUE_W - 10))
         self.numbers.setBrush(FAINT if faint else INK)
 
@@ -506,14 +519,14 @@ class GroupItem(QGraphicsPathItem):
             self.setToolTip(f"{self.tip}\n{outputs_meant(value, self.members)}")
             return
         self.setToolTip(self.tip)
-        grad = f"grad = {grad or '·'}"
-        if value == "?":
+        grad, value = said("grad", grad or "·"), said("value", value)  # as a value box says
+        if value == "value = ?":
             self.numbers.setText(fitted([self.count, grad], 8.5, self.room))
             return
         # the first that fits: the count beside the value, the value beside the gradient,
         # or the value and the gradient alone (the count is in the tooltip)
-        ways = ([f"{self.count}   value {value}", grad], [self.count, f"value {value} · {grad}"],
-                [f"value {value}", grad])
+        ways = ([f"{self.count}   {value}", grad], [self.count, f"{value} · {grad}"],
+                [value, grad])
         advance = metrics_of(8.5).horizontalAdvance
         lines = next((w for w in ways if max(map(advance, w)) <= self.room), ways[-1])
         self.numbers.setText(fitted(lines, 8.5, self.room))

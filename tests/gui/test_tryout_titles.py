@@ -1,7 +1,7 @@
 """What the s33 tryout found in the words of a micrograd MLP's graph: a cut box title
 keeps what the box computes last (`relu(…)*w[2]`, not `relu(… + …)…`, which reads as
 a relu's output); a parameter's inspector says it is one, its name wrapped at its
-path's steps."""
+path's steps; a rounded number is said with '≈'."""
 
 from __future__ import annotations
 
@@ -92,3 +92,18 @@ def test_a_long_name_wraps_at_its_path_steps(qtbot, stepped_mlp, width):
                 assert before[-1] in "." + ZWSP or after[:1] in "[" + ZWSP, (before, after)
         block = block.next()
     assert broken >= 1
+
+
+def test_a_rounded_number_is_said_with_an_almost_equal_sign(window):
+    """The tryout's `f = q + q*x + q*y + tanh(q)`: tanh(6) = 0.99998771 was 'value = 1',
+    q's gradient 6.0000246 'grad = 6', f = 36.99998771 'value = 37'."""
+    assert window.build("x = 3.0\ny = 2.0\nq = x*y\nf = q + q*x + q*y + tanh(q)")
+    window.session.run_to_end()
+    scene, names = window.graph_tab.scene, window.session.program.names
+    texts = {n: scene.value_item_of(names[n]).texts()[1:] for n in ("x", "q", "f")}
+    assert texts["x"] == ("value = 3", "grad ≈ 18")   # 18.0000491..., shown in 4 digits
+    assert texts["q"] == ("value = 6", "grad ≈ 6")    # 6.0000246
+    assert texts["f"] == ("value ≈ 37", "grad = 1")  # 36.99998771; dL/dL = 1 exactly
+    tanh = names["f"].parents[1]
+    assert scene.value_item_of(tanh).texts()[1] == "value ≈ 1"
+
