@@ -187,7 +187,10 @@ def which_node(node: Value, stepper: Stepper) -> str:
         said.append(f"the {ordinal(k)} of {len(twins)} nodes computing "
                     f"{formula(node)} from the same operands")
     n = len(stepper.forward_steps)
-    said.append(f"node {stepper.forward_position(node) + 1:,} of {n:,} in the forward order")
+    constants = sum(1 for v in stepper.forward_steps if not v.parents and not v.label)
+    said.append(f"node {stepper.forward_position(node) + 1:,} of {n:,} in the forward order"
+                + (f" ({count(n - constants, 'value')} and {count(constants, 'constant')})"
+                   if constants else ""))
     if takers:
         more = len(takers) - USERS_SAID
         said.append("used as " + ", ".join(_operand_of(u, node) for u in takers[:USERS_SAID])

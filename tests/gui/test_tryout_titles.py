@@ -107,3 +107,18 @@ def test_a_rounded_number_is_said_with_an_almost_equal_sign(window):
     tanh = names["f"].parents[1]
     assert scene.value_item_of(tanh).texts()[1] == "value ≈ 1"
 
+
+def test_the_inspector_counts_the_nodes_as_the_status_bar_does(window):
+    """The tryout's 40-line tanh chain: status '121 values (and 80 constants …)', the
+    inspector 'node 3 of 201' with nothing to say why."""
+    from gui.graph.inspector import describe_node
+
+    lines = ["x0 = 0.5"] + [f"x{k} = tanh(x{k - 1}*1.1 + 0.1)" for k in range(1, 41)]
+    assert window.build("\n".join(lines))
+    assert "121 values (and 80 constants" in window.statusBar().currentMessage()
+    stepper = window.session.stepper
+    product = stepper.forward_steps[2]  # x0*1.1
+    assert product.parents and not product.label
+    text = describe_node(product, stepper, "intermediate")
+    assert "node 3 of 201 in the forward order (121 values and 80 constants)" in text
+
