@@ -75,7 +75,7 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         parts.append("<p><b>Gradient received</b>, one line per path "
                      "(local × upstream = contribution):</p><ol>")
         for step, c in received:
-            source = "dL/dL = 1 (where the backward pass starts)" if step.root else (
+            source = f"{root_said(stepper)} (where the backward pass starts)" if step.root else (
                 f"from {breakable(html.escape(expression(step.node, 2)))}: "
                 f"{product(c.local, c.upstream, c.contribution)}")
             if c.right is not None:  # the engine stepped: its rule gave another one
@@ -123,6 +123,14 @@ def is_parameter(label: str) -> bool:
         return False
     indexed = next((k for k, p in enumerate(steps) if p.startswith("[")), len(steps))
     return steps[-1].startswith(".") or any(p.startswith(".") for p in steps[indexed:])
+
+
+def root_said(stepper: Stepper) -> str:
+    """The backward pass's first step in the output's own name: 'dd/dd = 1',
+    'dloss/dloss = 1', 'd(demo.loss)/d(demo.loss) = 1'."""
+    name = output_name(stepper)
+    name = name if name.isidentifier() else f"({name})"
+    return f"d{name}/d{name} = 1"
 
 
 def output_name(stepper: Stepper) -> str:

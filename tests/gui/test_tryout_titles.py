@@ -122,3 +122,13 @@ def test_the_inspector_counts_the_nodes_as_the_status_bar_does(window):
     text = describe_node(product, stepper, "intermediate")
     assert "node 3 of 201 in the forward order (121 values and 80 constants)" in text
 
+
+def test_the_first_backward_step_is_said_in_the_outputs_own_name(window):
+    """The tryout's diamond names its output d: 'dd/dd = 1', not 'dL/dL = 1'."""
+    from gui.graph.inspector import describe_node
+
+    assert window.build("a = 1.5\nb = a*2\nc = a + 3\nd = b*c")
+    window.session.run_to_end()
+    stepper = window.session.stepper
+    text = describe_node(stepper.output, stepper, "output")
+    assert "dd/dd = 1 (where the backward pass starts)" in text and "dL/dL" not in text
