@@ -132,3 +132,33 @@ def test_the_first_backward_step_is_said_in_the_outputs_own_name(window):
     stepper = window.session.stepper
     text = describe_node(stepper.output, stepper, "output")
     assert "dd/dd = 1 (where the backward pass starts)" in text and "dL/dL" not in text
+
+
+def test_find_suggests_in_natural_order_and_forgets_a_miss_as_the_query_changes(qtbot):
+    """The tryout's `w[2]` listed neurons[0], [10]…[15], [1], [2]; 'no node has that
+    name' stayed while a new query that matched was typed."""
+    from PySide6.QtCore import Qt
+
+    from gui.graph.find import FindBar
+
+    program = _imported(1)
+    bar = FindBar()
+    qtbot.addWidget(bar)
+    bar.set_names([v.label for v in program.nodes if v.label])
+    bar.open()
+    bar.completer.setCompletionPrefix("layers[1].neurons[1")
+    model = bar.completer.completionModel()
+    found = [model.index(k, 0).data() for k in range(model.rowCount())]
+    neurons = list(dict.fromkeys(int(n.split("neurons[")[1].split("]")[0]) for n in found))
+    assert neurons == [1, 10, 11, 12, 13, 14, 15]  # in number order, not 1, 10, …, 15, 1x
+    bar.completer.setCompletionPrefix("layers[0].neurons[3].w")
+    found = [model.index(k, 0).data() for k in range(model.rowCount())]
+    assert found == ["model.layers[0].neurons[3].w[0]", "model.layers[0].neurons[3].w[1]"]
+    w2 = [n for n in bar.model.stringList() if n.startswith("model.layers[1].neurons[")
+          and n.endswith(".w[2]")]
+    assert w2 == [f"model.layers[1].neurons[{k}].w[2]" for k in range(16)]
+    bar.edit.setText("model.layers[9]")
+    qtbot.keyClick(bar.edit, Qt.Key.Key_Return)
+    assert bar.note.text() == "no node has that name"
+    bar.edit.setText("model.layers[1]")  # typed on: the old miss is not this query's
+    assert bar.note.text() == ""
