@@ -448,6 +448,9 @@ def group_size(title: str, stack: bool) -> tuple[float, float]:
     return min(GROUP_W_MAX, max(GROUP_W_MIN, width)) + extra, VALUE_H + extra
 
 
+TYPICAL = "≈ -0.1234"  # a number as a box shows it, in 4 digits, for laying out its lines
+
+
 def outputs_said(outputs: int, members: int) -> str:
     """What a box of many outputs says under its count instead of one value: how many of
     its values are used outside it, or that all are (its count already says how many)."""
@@ -524,12 +527,16 @@ class GroupItem(QGraphicsPathItem):
             self.numbers.setText(fitted([self.count, grad], 8.5, self.room))
             return
         # the first that fits: the count beside the value, the value beside the gradient,
-        # or the value and the gradient alone (the count is in the tooltip)
-        ways = ([f"{self.count}   {value}", grad], [self.count, f"{value} · {grad}"],
-                [value, grad])
+        # or the value and the gradient alone (the count is in the tooltip); chosen for a
+        # 4-digit value and gradient, not these, so that boxes alike are laid out alike
+        # (losses[8] and losses[9] both with their count or both without)
+        def ways(value: str, grad: str) -> tuple[list[str], ...]:
+            return ([f"{self.count}   {value}", grad], [self.count, f"{value} · {grad}"],
+                    [value, grad])
         advance = metrics_of(8.5).horizontalAdvance
-        lines = next((w for w in ways if max(map(advance, w)) <= self.room), ways[-1])
-        self.numbers.setText(fitted(lines, 8.5, self.room))
+        typical = ways(said("value", TYPICAL), said("grad", TYPICAL))
+        way = next((k for k, w in enumerate(typical) if max(map(advance, w)) <= self.room), 2)
+        self.numbers.setText(fitted(ways(value, grad)[way], 8.5, self.room))
 
     def texts(self) -> tuple[str, str]:
         """(title, numbers) as displayed."""

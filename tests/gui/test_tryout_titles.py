@@ -162,3 +162,24 @@ def test_find_suggests_in_natural_order_and_forgets_a_miss_as_the_query_changes(
     assert bar.note.text() == "no node has that name"
     bar.edit.setText("model.layers[1]")  # typed on: the old miss is not this query's
     assert bar.note.text() == ""
+
+
+def test_boxes_alike_say_their_numbers_alike(qtbot):
+    """The tryout's losses[8] (value 0.143) said '647 nodes   value 0.143', losses[9]
+    (0.7406) dropped its count: the lines are laid out for any 4-digit number."""
+    from gui.graph.items import INK, GroupItem, group_size
+
+    said = []
+    for title, value in (("losses[7]", "0"), ("losses[8]", "≈ 0.143"), ("losses[9]", "≈ 0.7406"),
+                         ("losses[10]", "≈ -0.01234")):
+        item = GroupItem(0, title, 647, 0, group_size(title, False), "tip")
+        item.set_state(value, "0.01", INK, 1.0, False)
+        said.append(item.texts()[1])
+    assert len({text.startswith("647 nodes") for text in said}) == 1, said  # all or none
+    assert [text.split("\n") for text in said] == [  # too narrow for the count: its tooltip
+        ["value = 0", "grad = 0.01"], ["value ≈ 0.143", "grad = 0.01"],
+        ["value ≈ 0.7406", "grad = 0.01"], ["value ≈ -0.01234", "grad = 0.01"]]
+    wide = GroupItem(0, "model.layers[1].neurons[3]", 647, 0,
+                     group_size("model.layers[1].neurons[3]", False), "tip")
+    wide.set_state("≈ 0.7406", "0.01", INK, 1.0, False)
+    assert wide.texts()[1] == "647 nodes   value ≈ 0.7406\ngrad = 0.01"  # room for it
