@@ -210,6 +210,7 @@ def legend_label(parent) -> QLabel:
         f"<span style='color:{hex_of('received')}'>■</span> received a gradient &nbsp; "
         f"<span style='color:{hex_of('backward')}'>- -</span> gradient sent to a parent: "
         "local derivative × upstream gradient = contribution. "
+        "? not computed yet, · not reached yet, ≈ rounded. "
         "Drag to pan, wheel to zoom, click a box to inspect it."))
     legend.setWordWrap(True)
     return legend

@@ -4,8 +4,19 @@ it."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QStringListModel, Qt, Signal, Slot
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+
+_NUMBER = re.compile(r"(\d+)")
+
+
+def natural_order(name: str) -> list[tuple[int, int | str]]:
+    """A sort key that puts numbers in a name in their order, not their text's:
+    neurons[2] before neurons[10]."""
+    return [(0, int(part)) if k % 2 else (1, part.lower())
+            for k, part in enumerate(_NUMBER.split(name))]
 
 
 class FindBar(QWidget):
@@ -30,6 +41,7 @@ class FindBar(QWidget):
         self.completer.setMaxVisibleItems(12)
         self.edit.setCompleter(self.completer)
         self.edit.returnPressed.connect(self._on_enter)
+        self.edit.textChanged.connect(self._on_typed)
         layout.addWidget(self.edit, 1)
         self.note = QLabel(self)
         layout.addWidget(self.note)
@@ -44,7 +56,7 @@ class FindBar(QWidget):
     def set_names(self, names: list[str]) -> None:
         """The labels it completes and finds."""
         self._names = set(names)
-        self.model.setStringList(sorted(self._names))
+        self.model.setStringList(sorted(self._names, key=natural_order))
 
     def open(self) -> None:
         self.note.clear()
@@ -61,6 +73,10 @@ class FindBar(QWidget):
             self.close_bar()
             return
         super().keyPressEvent(event)
+
+    @Slot(str)
+    def _on_typed(self, _text: str) -> None:
+        self.note.clear()  # 'no node has that name' said of the query before
 
     @Slot()
     def _on_enter(self) -> None:

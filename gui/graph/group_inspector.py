@@ -8,7 +8,7 @@ import html
 import re
 
 from engine.core.explain import number
-from engine.numbers import count
+from engine.numbers import count, exact, not_finite
 from gui.graph.groups.structure import CHAIN_OPS
 from gui.graph.groups.titles import Describer, has_constant, path_said
 from gui.graph.spec import box_title
@@ -20,6 +20,11 @@ KINDS = {
     "stack": "the same computation, repeated",
     "instance": "one instance of a repeated computation",
 }
+
+
+def _every_digit(x: float) -> str:
+    """A value as the node inspector says it, every digit (a box shows it rounded)."""
+    return not_finite(x) or exact(x)
 
 
 def describe_group(g: int, shown) -> str:
@@ -45,9 +50,9 @@ def describe_group(g: int, shown) -> str:
     if len(outputs) <= 1:
         node = stepper.forward_steps[members.stop - 1]
         rows.append(("output", html.escape(box_title(node))))
-        rows.append(("value", number(node.data) if stepper.is_revealed(node)
+        rows.append(("value", _every_digit(node.data) if stepper.is_revealed(node)
                      else "not computed yet (step the forward pass)"))
-        rows.append(("gradient", number(node.grad) if stepper.received(node)
+        rows.append(("gradient", _every_digit(node.grad) if stepper.received(node)
                      else "not reached yet (step the backward pass)"))
     else:
         rows.append(("outputs", f"{count(len(outputs), 'node')} used outside it, so it "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 
 from PySide6.QtWidgets import QTextBrowser
 
@@ -27,6 +28,7 @@ from engine.numbers import (
     scientific,
 )
 from gui.graph.group_inspector import describe_group, ordinal
+from gui.graph.groups.names import path_parts
 from gui.graph.groups.titles import path_said
 from gui.graph.spec import box_title
 from gui.palette import hex_of
@@ -34,6 +36,7 @@ from gui.palette import hex_of
 WRONG = "error"  # the palette's red: what the engine stepped gets wrong
 MANY_PATHS = 12    # more contributions than this are listed by group, not one a line
 SHOWN_GROUPS = 8   # ... in this many lines, and one for the rest
+ZWSP = "\u200b"  # where a long name may break its line
 
 
 def describe_node(node: Value, stepper: Stepper, role: str,
@@ -72,8 +75,8 @@ def describe_node(node: Value, stepper: Stepper, role: str,
         parts.append("<p><b>Gradient received</b>, one line per path "
                      "(local × upstream = contribution):</p><ol>")
         for step, c in received:
-            source = "dL/dL = 1 (where the backward pass starts)" if step.root else (
-                f"from {html.escape(expression(step.node, 2))}: "
+            source = f"{root_said(stepper)} (where the backward pass starts)" if step.root else (
+                f"from {breakable(html.escape(expression(step.node, 2)))}: "
                 f"{product(c.local, c.upstream, c.contribution)}")
             if c.right is not None:  # the engine stepped: its rule gave another one
                 source += (f" <span style='color:{hex_of(WRONG)}'>({engine}'s local derivative; "
@@ -96,13 +99,56 @@ def _identity_rows(node: Value, stepper: Stepper, role: str, levels) -> list[tup
         name = f"none (the box is titled by its formula, {box_title(node)})"
     else:
         name = f"none (a constant, {display_name(node)})"
-    rows = [("name", html.escape(name)), ("kind", role),
-            ("computed as", html.escape(formula(node)))]
+    said = formula(node)
+    if role == "input" and is_parameter(node.label):
+        role, said = "parameter", (
+            f"not computed: a parameter ({node.label}), a leaf {output_name(stepper)} "
+            "depends on; its gradient is what training uses to change it")
+    rows = [("name", breakable(html.escape(name))), ("kind", role),
+            ("computed as", breakable(html.escape(said)))]
     if not node.label:
-        rows.append(("which", html.escape(which_node(node, stepper))))
+        rows.append(("which", breakable(html.escape(which_node(node, stepper)))))
     if levels is not None and (where := _groups_around(node, levels)):
-        rows.append(("where", "in " + html.escape(where)))
+        rows.append(("where", "in " + breakable(html.escape(where))))
     return rows
+
+
+def is_parameter(label: str) -> bool:
+    """True if a leaf's name is a path to a model's weight, as a script's variables name
+    it: an attribute after an index or last (`model.layers[1].neurons[3].w[2]`,
+    `model.b`), not a data point (`inputs[0][1]`, `demo.inputs[0][1]`, `x1`)."""
+    parts = path_parts(label) or []
+    steps = parts[1:]
+    if not steps:
+        return False
+    indexed = next((k for k, p in enumerate(steps) if p.startswith("[")), len(steps))
+    return steps[-1].startswith(".") or any(p.startswith(".") for p in steps[indexed:])
+
+
+def root_said(stepper: Stepper) -> str:
+    """The backward pass's first step in the output's own name: 'dd/dd = 1',
+    'dloss/dloss = 1', 'd(demo.loss)/d(demo.loss) = 1'."""
+    name = output_name(stepper)
+    name = name if name.isidentifier() else f"({name})"
+    return f"d{name}/d{name} = 1"
+
+
+def output_name(stepper: Stepper) -> str:
+    """The output's own name, as the program calls it (`loss`, `d`), else 'the output'."""
+    label = stepper.output.label if stepper.output is not None else ""
+    return label.split(" = ")[0] or "the output"
+
+
+_LONG_PATH = re.compile(r"[A-Za-z_][\w.\[\]]{19,}")  # a name that may not fit a line
+_STEP = re.compile(r"(?<=[A-Za-z_\])])\.(?=[A-Za-z_])|(?<=[\w\]])\[")
+
+
+def breakable(text: str) -> str:
+    """`text` with a line allowed to break at each step of a long path in it (after a
+    '.', before a '['), so that a long name wraps there and never inside a step (`w[2` /
+    `]`): a zero-width space at each."""
+    return _LONG_PATH.sub(lambda path: _STEP.sub(
+        lambda m: "." + ZWSP if m.group() == "." else ZWSP + "[", path.group()), text)
 
 
 def _users_and_twins(node: Value, stepper: Stepper) -> tuple[list[Value], list[Value]]:
@@ -149,7 +195,10 @@ def which_node(node: Value, stepper: Stepper) -> str:
         said.append(f"the {ordinal(k)} of {len(twins)} nodes computing "
                     f"{formula(node)} from the same operands")
     n = len(stepper.forward_steps)
-    said.append(f"node {stepper.forward_position(node) + 1:,} of {n:,} in the forward order")
+    constants = sum(1 for v in stepper.forward_steps if not v.parents and not v.label)
+    said.append(f"node {stepper.forward_position(node) + 1:,} of {n:,} in the forward order"
+                + (f" ({count(n - constants, 'value')} and {count(constants, 'constant')})"
+                   if constants else ""))
     if takers:
         more = len(takers) - USERS_SAID
         said.append("used as " + ", ".join(_operand_of(u, node) for u in takers[:USERS_SAID])
@@ -188,7 +237,7 @@ def _by_group(received, levels) -> list[str]:
              f"{'group' if levels is not None else 'the node each came from'}, the largest "
              "first (Σ local × upstream):</p><ol>"]
     for what, total, paths in ranked[:SHOWN_GROUPS]:
-        parts.append(f"<li>from {html.escape(what)} ({count(paths, 'path')}): "
+        parts.append(f"<li>from {breakable(html.escape(what))} ({count(paths, 'path')}): "
                      f"Σ {number(total)}</li>")
     rest = ranked[SHOWN_GROUPS:]
     if rest:

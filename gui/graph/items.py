@@ -9,6 +9,7 @@ thousands of nodes is quick to build.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 
@@ -99,6 +100,9 @@ def elided(metrics: QFontMetricsF, title: str, width: float) -> str:
         if tail:
             return "…" + tail.lstrip(".")
         return metrics.elidedText(steps[-1].lstrip("."), Qt.TextElideMode.ElideRight, width)
+    structured = _cut_outermost(metrics, title, width)
+    if structured:
+        return structured
     cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
     kept = cut[:-1]
     if title[len(kept)].isalnum() and kept[-1:].isalnum():  # cut inside a word
@@ -106,6 +110,104 @@ def elided(metrics: QFontMetricsF, title: str, width: float) -> str:
         if end >= len(kept) // 2:  # after the last whole word: `… more: inputs[3]–…`
             return kept[:end + 1].rstrip() + "…"
     return cut
+
+# a formula's operators, how loosely each binds: the loosest outside brackets is the last
+_OPERATORS = ((" + ", 1), (" - ", 1), (" − ", 1), (" × ", 2), (" ÷ ", 2), (" · ", 2),
+              ("*", 2), ("/", 2))
+_CALL = re.compile(r"[A-Za-z_][\w.]*\(")
+
+
+def _outermost(title: str) -> tuple[int, int] | None:
+    """Where the operator a formula applies last is, (start, end): outside brackets, the
+    loosest, the rightmost of those (`a*b + c` → ` + `); None if it has none."""
+    depth, best, k = 0, None, 1
+    while k < len(title):
+        depth += (title[k] in "([") - (title[k] in ")]")
+        found = depth == 0 and next((o for o in _OPERATORS if title.startswith(o[0], k)), None)
+        if found:
+            if best is None or found[1] <= best[2]:
+                best = (k, k + len(found[0]), found[1])
+            k += len(found[0]) - 1
+        k += 1
+    return best[:2] if best else None
+
+
+def _cut_outermost(metrics: QFontMetricsF, title: str, width: float) -> str:
+    """A formula cut so that what it computes last stays said: its last operation and
+    right operand (`relu(…)*…w[2]`, `relu(… + c) × 100`), or its outermost call with
+    its argument cut (`relu(… + …)`); '' if neither fits."""
+    fits = metrics.horizontalAdvance
+    call = _CALL.match(title)
+    if call and title.endswith(")") and _outermost(title) is None:
+        room = width - fits(call[0] + ")")
+        inner = title[call.end():-1]
+        cut = _operand_cut(metrics, inner, room)
+        return f"{call[0]}{cut})" if fits(f"{call[0]}{cut})") <= width else ""
+    at = _outermost(title)
+    if at is None:
+        return ""
+    left, symbol, right = title[:at[0]], title[at[0]:at[1]], title[at[1]:]
+    if _outermost(right) is not None or " " in right and not right.startswith("("):
+        return ""  # not an operand ('× 100 and more'): cut as words
+    room = width - fits(symbol) - min(fits(left), fits("…w[0]"))  # some room for left
+    if fits(right) > room:
+        right = _operand_cut(metrics, right, max(room, min(width - fits("…" + symbol),
+                                                           fits(_last_name(right)))))
+    room = width - fits(symbol + right)
+    if room < fits("…"):
+        return ""
+    first = _outermost(left)
+    if first is not None and left[first[0]:first[1]] == symbol and fits(left) > room:
+        head = left[:_first_at(left, symbol)]  # a chain: `w1*x1 + … + b`
+        for shown in (f"{head}{symbol}…{symbol}{right}", f"{head}{symbol}…"):
+            if fits(shown) <= width:
+                return shown
+    return _operand_cut(metrics, left, room) + symbol + right
+
+
+def _last_name(path: str) -> str:
+    """A path's last named step and what follows: 'model.layers[2].w[12]' → 'w[12]'."""
+    steps = _TOKEN.findall(path) if _PATH.fullmatch(path) else []
+    named = [k for k, step in enumerate(steps) if not step.startswith("[")]
+    return "".join(steps[named[-1]:]).lstrip(".") if named else path
+
+
+def _first_at(title: str, symbol: str) -> int:
+    """Where `symbol` first stands outside brackets in `title`."""
+    depth = 0
+    for k in range(len(title)):
+        depth += (title[k] in "([") - (title[k] in ")]")
+        if depth == 0 and k and title.startswith(symbol, k):
+            return k
+    return len(title)
+
+
+def _operand_cut(metrics: QFontMetricsF, text: str, width: float) -> str:
+    """An operand in `width`: whole, cut by its structure or at a path's step, else '…'
+    (never a cut word or an unclosed bracket, `w…` or `relu(`)."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    if _PATH.fullmatch(text) is not None and ("." in text or "[" in text):
+        cut = elided(metrics, text, width + metrics.horizontalAdvance("…"))
+        if cut.startswith("…") and not cut.startswith("…["):
+            return cut[1:]  # `…neurons[0].w[2]`, said as `w[2]` in a formula
+        cut = elided(metrics, text, width)
+        return cut if cut.startswith("…") else "…"
+    return _cut_outermost(metrics, text, width) or "…"
+
+
+def rounded(x: float, shown: str) -> str:
+    """A number as a box shows it: `shown` if it is `x` exactly, else '≈ ' and it (a
+    rounded number is never said with '=': 'value ≈ 1' for 0.99998771)."""
+    if shown.startswith("≈") or not math.isfinite(x) or float(shown) == x:
+        return shown
+    return f"≈ {shown}"
+
+
+def said(what: str, number: str) -> str:
+    """'value = 2', 'grad ≈ 6' (rounded), 'value = ?' (not yet), 'grad = ·' (not yet)."""
+    return f"{what} {number}" if number.startswith("≈") else f"{what} = {number}"
+
 
 class ValueItem(QGraphicsRectItem):
     """A value node: its name, then its value and its gradient, each labelled.
@@ -152,9 +254,8 @@ class ValueItem(QGraphicsRectItem):
         if self.numbers is None:
             self._make_texts()
         value, grad, _, _, faint = self._state
-        # '≈ 0' (round-off) takes the place of '='
-        sign = "" if value.startswith("≈") else "= "
-        self.numbers.setText(fitted([f"value {sign}{value}", f"grad = {grad or '·'}"], 8.5,
+        # '≈ 0' (round-off) and '≈ 1' (rounded) take the place of '='
+        self.numbers.setText(fitted([said("value", value), said("grad", grad or "·")], 8.5,
                                     VALUE_W - 10))
         self.numbers.setBrush(FAINT if faint else INK)
 
@@ -347,6 +448,9 @@ def group_size(title: str, stack: bool) -> tuple[float, float]:
     return min(GROUP_W_MAX, max(GROUP_W_MIN, width)) + extra, VALUE_H + extra
 
 
+TYPICAL = "≈ -0.1234"  # a number as a box shows it, in 4 digits, for laying out its lines
+
+
 def outputs_said(outputs: int, members: int) -> str:
     """What a box of many outputs says under its count instead of one value: how many of
     its values are used outside it, or that all are (its count already says how many)."""
@@ -418,17 +522,21 @@ class GroupItem(QGraphicsPathItem):
             self.setToolTip(f"{self.tip}\n{outputs_meant(value, self.members)}")
             return
         self.setToolTip(self.tip)
-        grad = f"grad = {grad or '·'}"
-        if value == "?":
+        grad, value = said("grad", grad or "·"), said("value", value)  # as a value box says
+        if value == "value = ?":
             self.numbers.setText(fitted([self.count, grad], 8.5, self.room))
             return
         # the first that fits: the count beside the value, the value beside the gradient,
-        # or the value and the gradient alone (the count is in the tooltip)
-        ways = ([f"{self.count}   value {value}", grad], [self.count, f"value {value} · {grad}"],
-                [f"value {value}", grad])
+        # or the value and the gradient alone (the count is in the tooltip); chosen for a
+        # 4-digit value and gradient, not these, so that boxes alike are laid out alike
+        # (losses[8] and losses[9] both with their count or both without)
+        def ways(value: str, grad: str) -> tuple[list[str], ...]:
+            return ([f"{self.count}   {value}", grad], [self.count, f"{value} · {grad}"],
+                    [value, grad])
         advance = metrics_of(8.5).horizontalAdvance
-        lines = next((w for w in ways if max(map(advance, w)) <= self.room), ways[-1])
-        self.numbers.setText(fitted(lines, 8.5, self.room))
+        typical = ways(said("value", TYPICAL), said("grad", TYPICAL))
+        way = next((k for k, w in enumerate(typical) if max(map(advance, w)) <= self.room), 2)
+        self.numbers.setText(fitted(ways(value, grad)[way], 8.5, self.room))
 
     def texts(self) -> tuple[str, str]:
         """(title, numbers) as displayed."""

@@ -45,6 +45,7 @@ from gui.graph.items import (
     junction_item,
     outputs_said,
     pen,
+    rounded,
     segments_path,
 )
 from gui.graph.layout import Drawing
@@ -512,8 +513,9 @@ class GraphScene(QGraphicsScene):
             self.group_items[g].set_state(outputs_said(outputs, len(members)), "", border, width,
                                           faint=not revealed, numbers=False)
         else:
-            self.group_items[g].set_state(value_text(node, 4) if revealed else "?",
-                                          short(node.grad) if has_grad else "", border,
+            self.group_items[g].set_state(rounded(node.data, value_text(node, 4)) if revealed
+                                          else "?", rounded(node.grad, short(node.grad))
+                                          if has_grad else "", border,
                                           width, faint=not revealed)
         for e in self._group_edges.get(g, ()):
             sent = self._sent(e, done)
@@ -544,8 +546,8 @@ class GraphScene(QGraphicsScene):
                   isinstance(current, BackwardStep) and any(c.parent is node
                                                             for c in current.contributions)):
                 border, width = RECEIVED, 2.5
-            box.set_state(value_text(node, 4) if revealed else "?",
-                          short(node.grad) if has_grad else "", border, width,
+            box.set_state(rounded(node.data, value_text(node, 4)) if revealed else "?",
+                          rounded(node.grad, short(node.grad)) if has_grad else "", border, width,
                           faint=not revealed)
         if i in self.op_items:
             self._draw_op(i, current, revealed, backward_done)

@@ -3,7 +3,7 @@ nodes it holds, a stack's instances, its output's value and gradient when it has
 output (else how many it has), the units it takes from and gives to, and how to open it.
 Each is checked against the grouping and the graph, not against the inspector's code."""
 
-from engine.core.explain import number
+from engine.numbers import exact
 from tests.gui.grouped_models import load_grouped
 
 
@@ -76,8 +76,8 @@ def test_a_selected_group_of_one_output_shows_its_value_and_gradient(window, qtb
     assert neuron.title in text and "not computed yet" in text and "not reached yet" in text
     window.session.run_to_end()
     text = select(window, neuron.id)
-    assert f"value {number(output.data)}" in text
-    assert f"gradient {number(output.grad)}" in text and output.grad != 0
+    assert f"value {exact(output.data)}" in text  # every digit, as a node's inspector
+    assert f"gradient {exact(output.grad)}" in text and output.grad != 0
     takes, gives = neighbours(shown, neuron.id)
     for title in takes | gives:
         assert title in text, title

@@ -44,7 +44,7 @@ def test_a_cube_of_minus_one_and_a_half():
     html = describe_node(program.output, stepper, "output")
     assert "<li><code>d(x^3)/dx = 3·x^2 = 3·(-1.5)^2 = 6.75</code></li>" in html
     assert _row("value", "-3.375") in html
-    assert ("<li>dL/dL = 1 (where the backward pass starts) → total 1</li>" in html)
+    assert ("<li>dy/dy = 1 (where the backward pass starts) → total 1</li>" in html)  # its name
 
 
 def test_a_division_with_its_own_names():
