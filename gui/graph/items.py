@@ -35,7 +35,8 @@ RECEIVED = colour("received")  # a parent that just received a contribution
 BACKWARD = colour("backward")  # gradient flow already applied
 WRONG = colour("wrong")
 EDGE = colour("edge")
-LABEL_GROUND = colour("label_ground")
+LABEL_GROUND = QColor(colour("label_ground"))
+LABEL_GROUND.setAlpha(255)  # opaque: no edge shows through a label's text
 LABEL_PT = 8.5  # edge labels: as large as the text in the boxes
 
 
@@ -289,18 +290,20 @@ class EdgeItem:
         self._labels_visible = True
 
     def set_style(self, color: QColor, width: float, dashed: bool,
-                  label: str = "", bold: bool = False) -> None:
-        state = (color.rgba(), width, dashed, label, bold)
+                  label: str = "", bold: bool = False, tip: str = "") -> None:
+        state = (color.rgba(), width, dashed, label, bold, tip)
         if state == self._state:
             return
         self._state = state
         p = pen(color.rgba(), width, dashed)
         for item in self.pieces:
             item.setPen(p)
+            item.setToolTip(tip)
         if label and self.tag is None and self.label_center is not None:
             self._make_tag()
         if self.tag is not None:
             self.tag.setVisible(bool(label) and self._labels_visible)
+            self.tag.setToolTip(tip)
             if label:
                 text = self.tag.childItems()[0]
                 text.setText(label)

@@ -156,13 +156,26 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
 def sent_label(total: float, sent: int, paths: int) -> str:
     """The label of an edge into a collapsed group: the gradient its backward steps sent
     along it so far, Σ local × upstream over the `paths` operands the edge stands for
-    (`sent` of them so far)."""
+    (`sent` of them so far), as one phrase on two lines ('Σ 0.001173 over' / '96 paths');
+    one path's is just its number."""
+    if paths == 1:
+        return short(total)
     of = f"{sent:,} of {paths:,}" if sent < paths else f"{paths:,}"
-    return f"Σ {short(total)}\n{of}\n{'path' if paths == 1 else 'paths'}"
+    return f"Σ {short(total)} over\n{of} paths"
 
 
-# on three lines: the room an edge into a group keeps is as narrow as its sum
-GROUP_LABEL_WIDEST = "Σ -8.888e-88\n8,888 of 8,888\npaths"
+def sent_tip(total: float, sent: int, paths: int) -> str:
+    """`sent_label` in words, for the edge's tooltip: what the sum is."""
+    if paths == 1:
+        return (f"The gradient the group sends along this edge: {number(total)} "
+                "(local × upstream on the one path it stands for).")
+    so_far = f", so far over {sent:,} of them" if sent < paths else ""
+    return (f"The gradient the group sends along this edge: {number(total)}, the sum of "
+            f"local × upstream over the {paths:,} paths it stands for{so_far}.")
+
+
+# on two lines: the room an edge into a group keeps is as narrow as its sum
+GROUP_LABEL_WIDEST = "Σ -8.888e-88 over\n8,888 of 8,888 paths"
 
 
 def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,
