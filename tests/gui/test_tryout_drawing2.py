@@ -1,9 +1,11 @@
 """What the new-user tryout of session 33 (issue 22) left in the drawing, round 2, each
 checked on what the window really shows: a group edge's label one phrase on at most two
-lines, on an opaque ground, explained in its tooltip."""
+lines, on an opaque ground, explained in its tooltip; Ctrl+0 saying what it did, and
+Ctrl+= steps that reach the readable zoom from the whole graph's in three presses."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QRectF
 
 from gui.graph.spec import sent_label
@@ -49,3 +51,54 @@ def test_a_group_edges_label_is_two_lines_on_an_opaque_ground_and_says_what_it_s
         # the text's lines are drawn within the opaque ground
         text = edge.tag.childItems()[0]
         assert QRectF(edge.tag.rect()).contains(text.mapRectToParent(text.boundingRect()))
+
+
+def _action(window, keys: str):
+    from PySide6.QtGui import QAction
+
+    return next(a for a in window.findChildren(QAction) if a.shortcut().toString() == keys)
+
+
+def test_ctrl_0_always_says_what_it_did_and_three_ctrl_plus_make_the_chain_readable(
+        window, qtbot):
+    """The tryout's 40-line tanh chain at 1920 x 1080, at its end: the first Ctrl+0 did
+    nothing visible and said nothing; after the second (the whole graph, at about 9 %),
+    three Ctrl+= at 1.25× left it at under a fifth of the readable size. Now Ctrl+0 says
+    it was fitted already, and three Ctrl+= reach the readable zoom (three Ctrl+- back to
+    the whole graph); past it a step is 1.25×."""
+    window.resize(1920, 1080)
+    qtbot.waitUntil(lambda: window.size().toTuple() == (1920, 1080), timeout=5_000)
+    text = "x0 = 0.5\n" + "".join(f"x{i} = tanh(x{i - 1}*1.1 + 0.1)\n" for i in range(1, 41))
+    window.editor.set_text(text)
+    window.build(text)
+    assert window.wait_for_build() and window.graph_tab.wait_for_layout()
+    qtbot.wait(20)
+    view, status = window.graph_tab.view, window.statusBar()
+    readable = view.readable_scale()
+    window.graph_tab.actions["end"].trigger()
+    window.show_status("Backward pass: Right applies the next rule, Left takes it back.")
+    _action(window, "Ctrl+0").trigger()
+    assert status.currentMessage() == (
+        f"Already fitted: as much as is readable, at {view.scale_factor():.0%} (not all of "
+        "the graph); Ctrl+0 again to see all of it")
+    _action(window, "Ctrl+0").trigger()
+    whole = view.scale_factor()
+    assert whole < readable / 4
+    zoom_in, zoom_out = _action(window, "Ctrl+="), _action(window, "Ctrl+-")
+    scales = [whole]
+    for _ in range(3):
+        zoom_in.trigger()
+        scales.append(view.scale_factor())
+    assert scales[-1] == pytest.approx(readable)
+    ratios = [b / a for a, b in zip(scales, scales[1:])]
+    assert ratios == pytest.approx([(readable / whole) ** (1 / 3)] * 3)
+    zoom_in.trigger()
+    assert view.scale_factor() == pytest.approx(readable * 1.25)
+    zoom_out.trigger()
+    for _ in range(3):
+        zoom_out.trigger()
+    assert view.scale_factor() == pytest.approx(whole)
+    _action(window, "Ctrl+0").trigger()  # readable again: it says so, with the zoom
+    assert view.scale_factor() == pytest.approx(readable)
+    assert status.currentMessage().startswith("Fitted: as much as is readable, at ")
+
