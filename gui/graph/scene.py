@@ -199,7 +199,8 @@ class GraphScene(QGraphicsScene):
             else:
                 node = self.nodes[i]
                 title = partial(box_title, node) if large else box_title(node)
-                item = ValueItem(i, roles.get(node, "intermediate"), title, labels=not large)
+                item = ValueItem(i, roles.get(node, "intermediate"), title, labels=not large,
+                                 width=spec.sizes[k][0])
                 self._box[i] = item
                 self.value_items.append(item)
             item.setPos(x, y)

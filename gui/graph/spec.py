@@ -16,7 +16,15 @@ from engine.numbers import agrees
 from engine.numbers import number as digits
 from engine.numbers import operand as bracketed
 from gui.graph.bundles import JUNCTION, bundled_sources
-from gui.graph.items import OP_D, VALUE_H, VALUE_W, group_size, label_size, op_width
+from gui.graph.items import (
+    OP_D,
+    VALUE_H,
+    VALUE_W,
+    group_size,
+    label_size,
+    op_width,
+    value_size,
+)
 
 LARGE = 1500      # above this many nodes, labels show only when zoomed in
 NODES_PER_SLICE = 1000  # a large graph's spec is made this many nodes at a time
@@ -144,7 +152,8 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
         where[i] = len(ids)
         ids.append(f"v{i}")
         kinds.append("constant" if roles.get(node) == "constant" else "value")
-        sizes.append((VALUE_W, VALUE_H))
+        # a large graph's titles are worked out only when shown: its boxes keep VALUE_W
+        sizes.append((VALUE_W, VALUE_H) if widest else value_size(box_title(node)))
         if node.parents:
             edges.append((where[i] - 1, where[i], None))
             keys.append((i, -1))

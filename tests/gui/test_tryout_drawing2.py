@@ -1,14 +1,17 @@
 """What the new-user tryout of session 33 (issue 22) left in the drawing, round 2, each
 checked on what the window really shows: a group edge's label one phrase on at most two
 lines, on an opaque ground, explained in its tooltip; Ctrl+0 saying what it did, and
-Ctrl+= steps that reach the readable zoom from the whole graph's in three presses."""
+Ctrl+= steps that reach the readable zoom from the whole graph's in three presses; a
+box's title cut only when it would not fit the widest box."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QRectF
 
+from gui.graph.export import graph_records
 from gui.graph.spec import sent_label
+from tests.gui.graph_geometry import edges_through_boxes, overlapping_labels
 from tests.gui.grouped_models import load_grouped
 from tests.gui.test_big_graph_views import _ready
 
@@ -101,4 +104,31 @@ def test_ctrl_0_always_says_what_it_did_and_three_ctrl_plus_make_the_chain_reada
     _action(window, "Ctrl+0").trigger()  # readable again: it says so, with the zoom
     assert view.scale_factor() == pytest.approx(readable)
     assert status.currentMessage().startswith("Fitted: as much as is readable, at ")
+
+
+
+NEURON = ("w1 = 0.5; w2 = -0.3; b = 0.1\nx1 = 1.0; x2 = 2.0; y = 1.0\n"
+          "z = w1*x1 + w2*x2 + b\np = tanh(z)\nloss = (p - y)**2\n")
+
+
+def test_a_box_title_is_cut_only_when_it_would_not_fit_its_room(window):
+    """The lesson's neuron: `w1*x1 + w2*x2` was cut to `w1*x1 + w2…` in a box of 112 px
+    with room beside it. Now its box widens to hold it (no box or label overlapping,
+    no edge through a box); a title too long for the widest box is still cut."""
+    from gui.graph.items import VALUE_W, VALUE_W_MAX, value_size
+
+    assert window.build(NEURON)
+    window.graph_tab.wait_for_layout()
+    scene = window.graph_tab.scene
+    titles = {item.full_name: item for item in scene.value_items}
+    box = titles["w1*x1 + w2*x2"]
+    assert box.texts()[0] == "w1*x1 + w2*x2"
+    assert box.rect().width() > VALUE_W
+    name = box.name.mapRectToParent(box.name.boundingRect())
+    assert box.rect().contains(name)
+    assert all(item.texts()[0] == item.full_name for item in scene.value_items)
+    graph = graph_records(scene)
+    assert overlapping_labels(graph) == [] and edges_through_boxes(graph) == []
+    assert value_size("w1")[0] == VALUE_W
+    assert value_size("model.layers[0].neurons[3].w[1]*inputs[7][0] + b")[0] == VALUE_W_MAX
 
