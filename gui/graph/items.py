@@ -35,8 +35,7 @@ RECEIVED = colour("received")  # a parent that just received a contribution
 BACKWARD = colour("backward")  # gradient flow already applied
 WRONG = colour("wrong")
 EDGE = colour("edge")
-LABEL_GROUND = QColor(colour("label_ground"))
-LABEL_GROUND.setAlpha(255)  # opaque: no edge shows through a label's text
+LABEL_GROUND = colour("label_ground")
 LABEL_PT = 8.5  # edge labels: as large as the text in the boxes
 
 
@@ -333,7 +332,9 @@ class EdgeItem:
         # above every edge, on a white ground: the edge it belongs to runs under it
         self.tag = QGraphicsRectItem()
         self.tag.setZValue(2)
-        self.tag.setBrush(LABEL_GROUND)
+        ground = QColor(LABEL_GROUND)  # the theme's, opaque: no edge shows through a text
+        ground.setAlpha(255)
+        self.tag.setBrush(ground)
         self.tag.setPen(QPen(Qt.PenStyle.NoPen))
         QGraphicsSimpleTextItem(self.tag)
         self.scene.addItem(self.tag)
