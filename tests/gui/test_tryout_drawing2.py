@@ -2,18 +2,22 @@
 checked on what the window really shows: a group edge's label one phrase on at most two
 lines, on an opaque ground, explained in its tooltip; Ctrl+0 saying what it did, and
 Ctrl+= steps that reach the readable zoom from the whole graph's in three presses; a
-box's title cut only when it would not fit the widest box."""
+box's title cut only when it would not fit the widest box; the XOR dots showing their
+target on any surface colour."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor
 
 from gui.graph.export import graph_records
 from gui.graph.spec import sent_label
 from tests.gui.graph_geometry import edges_through_boxes, overlapping_labels
 from tests.gui.grouped_models import load_grouped
 from tests.gui.test_big_graph_views import _ready
+from tests.gui.test_tryout_drawing import XOR_PARAMETERS
 
 
 def test_a_single_paths_sum_is_just_its_number_and_many_read_as_one_phrase():
@@ -132,3 +136,44 @@ def test_a_box_title_is_cut_only_when_it_would_not_fit_its_room(window):
     assert value_size("w1")[0] == VALUE_W
     assert value_size("model.layers[0].neurons[3].w[1]*inputs[7][0] + b")[0] == VALUE_W_MAX
 
+
+def test_the_xor_dots_show_their_target_on_any_surface_colour(qtbot):
+    """The tryout saw four white rings: each dot was filled with its target's surface
+    colour inside a white ring, so on a surface of that colour (a right prediction) or
+    on the white boundary only a ring showed. Now a dot is a dark ring around a light one
+    around a fill in its target's hue: the outer ring stands out from every colour the
+    surface takes (contrast >= 3), the fill from the ring around it (>= 4.5), and the two
+    classes' fills differ in hue; on screen, each dot's centre is its fill."""
+    from engine.lesson.nn import XOR
+    from gui.palette import contrast
+    from gui.tabs import plots
+
+    widget = plots.plot_widget()
+    qtbot.addWidget(widget)
+    plot = widget.getPlotItem()
+    image = plots.decision_surface_items(plot)
+    dots = [item for item in plot.items if isinstance(item, plots.pg.ScatterPlotItem)]
+    by_size = sorted(dots, key=lambda d: -d.points()[0].size())
+    outer, inner = by_size[0], by_size[-1]  # the outermost ring and the fill
+    surface = [QColor(*plots.SURFACE_COLORS.map(v, mode="byte")[:3])
+               for v in np.linspace(0, 1, 21)]
+    for edge, spot, (_, target) in zip(outer.points(), inner.points(), XOR):
+        assert edge.pos() == spot.pos()
+        ring, fill = spot.pen().color(), spot.brush().color()
+        assert min(contrast(edge.brush().color(), c) for c in surface) >= 3.0
+        assert contrast(fill, ring) >= 4.5
+        hue = fill.hsvHue()
+        assert (200 <= hue <= 240) if target > 0.5 else (10 <= hue <= 40), (target, hue)
+    widget.resize(420, 520)
+    widget.show()
+    qtbot.waitExposed(widget)
+    plots.update_decision_surface(image, XOR_PARAMETERS, 2, "tanh")
+    qtbot.wait(20)
+    shot = widget.grab().toImage()
+    box = plot.getViewBox()
+    for spot, (x, _) in zip(inner.points(), XOR):
+        at = widget.mapFromScene(box.mapViewToScene(QPointF(*x)))
+        seen = shot.pixelColor(at.x(), at.y())
+        fill = spot.brush().color()
+        assert max(abs(seen.red() - fill.red()), abs(seen.green() - fill.green()),
+                   abs(seen.blue() - fill.blue())) <= 12, (x, seen.name())
