@@ -216,9 +216,11 @@ class ValueItem(QGraphicsRectItem):
     laid out when they are first shown; `name` may then be a function that gives it.
     """
 
-    def __init__(self, index: int, role: str, name, labels: bool = True):
-        super().__init__(-VALUE_W / 2, -VALUE_H / 2, VALUE_W, VALUE_H)
+    def __init__(self, index: int, role: str, name, labels: bool = True,
+                 width: float = VALUE_W):
+        super().__init__(-width / 2, -VALUE_H / 2, width, VALUE_H)
         self.index = index
+        self.width = width  # wider than VALUE_W for a long title (value_size)
         self.setBrush(FILL[role])
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.full_name = name
@@ -233,11 +235,11 @@ class ValueItem(QGraphicsRectItem):
             self.full_name = self.full_name()
         self.name = _text(self, 9.5, bold=True)
         metrics = QFontMetricsF(self.name.font())
-        self.name.setText(elided(metrics, self.full_name, VALUE_W - 8))
+        self.name.setText(elided(metrics, self.full_name, self.width - 8))
         self.name.setPos(-self.name.boundingRect().width() / 2, -VALUE_H / 2 + 3)
         self.setToolTip(self.full_name)
         self.numbers = _text(self, 8.5)
-        self.numbers.setPos(-VALUE_W / 2 + 5, -VALUE_H / 2 + 21)
+        self.numbers.setPos(-self.width / 2 + 5, -VALUE_H / 2 + 21)
 
     def set_state(self, value: str, grad: str, border: QColor, width: float,
                   faint: bool) -> None:
@@ -256,7 +258,7 @@ class ValueItem(QGraphicsRectItem):
         value, grad, _, _, faint = self._state
         # '≈ 0' (round-off) and '≈ 1' (rounded) take the place of '='
         self.numbers.setText(fitted([said("value", value), said("grad", grad or "·")], 8.5,
-                                    VALUE_W - 10))
+                                    self.width - 10))
         self.numbers.setBrush(FAINT if faint else INK)
 
     def texts(self) -> tuple[str, str, str]:
@@ -315,6 +317,15 @@ def _op_shape(width: float) -> QPainterPath:
     path = QPainterPath()
     path.addRoundedRect(QRectF(-width / 2, -OP_D / 2, width, OP_D), OP_D / 2, OP_D / 2)
     return path
+
+
+VALUE_W_MAX = 180.0  # a value box widens for its title up to this, then cuts it
+
+
+def value_size(title: str) -> tuple[float, float]:
+    """The room a value box needs: VALUE_W, or wider for a title that would be cut."""
+    width = QFontMetricsF(font(9.5, True)).horizontalAdvance(title) + 12.0
+    return min(VALUE_W_MAX, max(VALUE_W, width)), VALUE_H
 
 
 def op_font_size(symbol: str) -> float:
@@ -390,18 +401,20 @@ class EdgeItem:
         self._labels_visible = True
 
     def set_style(self, color: QColor, width: float, dashed: bool,
-                  label: str = "", bold: bool = False) -> None:
-        state = (color.rgba(), width, dashed, label, bold)
+                  label: str = "", bold: bool = False, tip: str = "") -> None:
+        state = (color.rgba(), width, dashed, label, bold, tip)
         if state == self._state:
             return
         self._state = state
         p = pen(color.rgba(), width, dashed)
         for item in self.pieces:
             item.setPen(p)
+            item.setToolTip(tip)
         if label and self.tag is None and self.label_center is not None:
             self._make_tag()
         if self.tag is not None:
             self.tag.setVisible(bool(label) and self._labels_visible)
+            self.tag.setToolTip(tip)
             if label:
                 text = self.tag.childItems()[0]
                 text.setText(label)
@@ -420,7 +433,9 @@ class EdgeItem:
         # above every edge, on a white ground: the edge it belongs to runs under it
         self.tag = QGraphicsRectItem()
         self.tag.setZValue(2)
-        self.tag.setBrush(LABEL_GROUND)
+        ground = QColor(LABEL_GROUND)  # the theme's, opaque: no edge shows through a text
+        ground.setAlpha(255)
+        self.tag.setBrush(ground)
         self.tag.setPen(QPen(Qt.PenStyle.NoPen))
         QGraphicsSimpleTextItem(self.tag)
         self.scene.addItem(self.tag)

@@ -50,7 +50,15 @@ from gui.graph.items import (
 )
 from gui.graph.layout import Drawing
 from gui.graph.levels import Sent
-from gui.graph.spec import LARGE, GraphSpec, box_title, contribution_label, sent_label, short
+from gui.graph.spec import (
+    LARGE,
+    GraphSpec,
+    box_title,
+    contribution_label,
+    sent_label,
+    sent_tip,
+    short,
+)
 
 GRID_CELL = 400.0  # the cells of the grid that finds the boxes on screen
 GRID_MARGIN = 80.0  # a box whose centre is this far outside the screen still shows
@@ -193,7 +201,8 @@ class GraphScene(QGraphicsScene):
             else:
                 node = self.nodes[i]
                 title = partial(box_title, node) if large else box_title(node)
-                item = ValueItem(i, roles.get(node, "intermediate"), title, labels=not large)
+                item = ValueItem(i, roles.get(node, "intermediate"), title, labels=not large,
+                                 width=spec.sizes[k][0])
                 self._box[i] = item
                 self.value_items.append(item)
             item.setPos(x, y)
@@ -524,7 +533,8 @@ class GraphScene(QGraphicsScene):
                 continue
             if sent is not None:
                 edge.set_style(CURRENT if is_current else BACKWARD, 2.2 if is_current else 1.2,
-                               True, sent_label(sent.total, sent.sent, sent.paths), is_current)
+                               True, sent_label(sent.total, sent.sent, sent.paths), is_current,
+                               sent_tip(sent.total, sent.sent, sent.paths))
             else:
                 edge.set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
 

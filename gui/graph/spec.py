@@ -16,7 +16,15 @@ from engine.numbers import agrees
 from engine.numbers import number as digits
 from engine.numbers import operand as bracketed
 from gui.graph.bundles import JUNCTION, bundled_sources
-from gui.graph.items import OP_D, VALUE_H, VALUE_W, group_size, label_size, op_width
+from gui.graph.items import (
+    OP_D,
+    VALUE_H,
+    VALUE_W,
+    group_size,
+    label_size,
+    op_width,
+    value_size,
+)
 
 LARGE = 1500      # above this many nodes, labels show only when zoomed in
 NODES_PER_SLICE = 1000  # a large graph's spec is made this many nodes at a time
@@ -144,7 +152,8 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
         where[i] = len(ids)
         ids.append(f"v{i}")
         kinds.append("constant" if roles.get(node) == "constant" else "value")
-        sizes.append((VALUE_W, VALUE_H))
+        # a large graph's titles are worked out only when shown: its boxes keep VALUE_W
+        sizes.append((VALUE_W, VALUE_H) if widest else value_size(box_title(node)))
         if node.parents:
             edges.append((where[i] - 1, where[i], None))
             keys.append((i, -1))
@@ -156,13 +165,26 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
 def sent_label(total: float, sent: int, paths: int) -> str:
     """The label of an edge into a collapsed group: the gradient its backward steps sent
     along it so far, Σ local × upstream over the `paths` operands the edge stands for
-    (`sent` of them so far)."""
+    (`sent` of them so far), as one phrase on two lines ('Σ 0.001173 over' / '96 paths');
+    one path's is just its number."""
+    if paths == 1:
+        return short(total)
     of = f"{sent:,} of {paths:,}" if sent < paths else f"{paths:,}"
-    return f"Σ {short(total)}\n{of}\n{'path' if paths == 1 else 'paths'}"
+    return f"Σ {short(total)} over\n{of} paths"
 
 
-# on three lines: the room an edge into a group keeps is as narrow as its sum
-GROUP_LABEL_WIDEST = "Σ -8.888e-88\n8,888 of 8,888\npaths"
+def sent_tip(total: float, sent: int, paths: int) -> str:
+    """`sent_label` in words, for the edge's tooltip: what the sum is."""
+    if paths == 1:
+        return (f"The gradient the group sends along this edge: {number(total)} "
+                "(local × upstream on the one path it stands for).")
+    so_far = f", so far over {sent:,} of them" if sent < paths else ""
+    return (f"The gradient the group sends along this edge: {number(total)}, the sum of "
+            f"local × upstream over the {paths:,} paths it stands for{so_far}.")
+
+
+# on two lines: the room an edge into a group keeps is as narrow as its sum
+GROUP_LABEL_WIDEST = "Σ -8.888e-88 over\n8,888 of 8,888 paths"
 
 
 def quotient_spec(shown, roles: dict[Value, str], folded: bool = True,

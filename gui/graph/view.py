@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QGraphicsView
 
 from gui.graph.framing import FIT_MARGIN, MARGIN_PX, shift, show_opened, show_start, zoom_anchor
 from gui.graph.scene import GraphScene
+from gui.graph.zoom_steps import fit_said, placement, zoom_step
 
 MIN_ZOOM, MAX_ZOOM = 0.02, 8.0  # what the wheel and Ctrl+=/- reach
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
@@ -115,14 +116,23 @@ class GraphView(QGraphicsView):
         self._update_labels()
         self.zoomed.emit(self.scale_factor())
 
-    def _min_zoom(self) -> float:
-        rect = self.scene().graph_rect()
-        port = self.viewport().rect()
+    def zoom_step(self, inward: bool) -> None:
+        """Ctrl+= (`inward`) or Ctrl+-: 1.25× a press, or more between the whole graph's
+        zoom and the readable one (three presses from one to the other: zoom_steps)."""
+        whole = self._whole_scale() or self.scale_factor()
+        self.zoom_by(zoom_step(self.scale_factor(), whole, self.readable_scale(), inward))
+
+    def _whole_scale(self) -> float | None:
+        """The zoom that fits the whole graph (None: no graph or no viewport)."""
+        rect, port = self.scene().graph_rect(), self.viewport().rect()
         if rect.isEmpty() or port.isEmpty():
-            return MIN_ZOOM
-        whole = min(port.width() / (rect.width() + 2 * FIT_MARGIN),
-                    port.height() / (rect.height() + 2 * FIT_MARGIN))
-        return min(MIN_ZOOM, whole * 0.999)
+            return None
+        return min(port.width() / (rect.width() + 2 * FIT_MARGIN),
+                   port.height() / (rect.height() + 2 * FIT_MARGIN))
+
+    def _min_zoom(self) -> float:
+        whole = self._whole_scale()
+        return MIN_ZOOM if whole is None else min(MIN_ZOOM, whole * 0.999)
 
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -167,7 +177,7 @@ class GraphView(QGraphicsView):
     def fit_pressed(self) -> str:
         """Ctrl+0: `fit(readable=True)`; pressed again at once after a fit that could not
         show the whole graph, the whole graph whatever its text size. Returns what to say
-        in the status bar ('' for a readable fit)."""
+        in the status bar: what it did, or that the view was fitted already."""
         again = self._pressed and self._auto_fit is True
         whole = self.scene().graph_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN,
                                                    FIT_MARGIN, FIT_MARGIN)
@@ -175,9 +185,11 @@ class GraphView(QGraphicsView):
         if again and not shows_all:
             self.fit(readable=False)
             return WHOLE_SAID
+        before = placement(self)
         self.fit(readable=True)
         self._pressed = True
-        return ""
+        shows_all = self.mapToScene(self.viewport().rect()).boundingRect().contains(whole)
+        return fit_said(self.scale_factor(), shows_all, before == placement(self))
 
     def fit(self, readable: bool = False) -> None:
         """Show the whole graph, never magnified beyond 100%. With `readable` (Ctrl+0,

@@ -329,13 +329,16 @@ def show_loss_points(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray,
 
 
 SURFACE_MARGIN = 0.25
+DOT_SIZE = 18
+DOT_FILL = {True: "#1e40af", False: "#c2410c"}  # target 1 (blue), target 0 (orange)
+DOT_RING, DOT_EDGE = "#fafafa", "#111318"
 SURFACE_COLORS = pg.ColorMap([0.0, 0.5, 1.0],
                              [(234, 88, 12), (248, 248, 248), (37, 99, 235)])
 
 
 def decision_surface_items(plot: pg.PlotItem) -> pg.ImageItem:
     """An image of the network's output over the input square with the four XOR points
-    marked (blue for target 1, orange for target 0); returns the image to update."""
+    marked (dark blue for target 1, dark orange for target 0); returns the image."""
     style(plot)
     # not locked to a square: a locked plot in a tall box shows white bands above 1.25
     # and below -0.25, where the surface is not computed
@@ -347,12 +350,14 @@ def decision_surface_items(plot: pg.PlotItem) -> pg.ImageItem:
     image = pg.ImageItem(axisOrder="row-major")
     image.setColorMap(SURFACE_COLORS)
     plot.addItem(image)
-    colors = [pg.mkBrush(colour("blue") if t > 0.5 else colour("orange")) for _, t in XOR]
-    # a white ring, so that a dot on a background of its own colour (a right
-    # prediction) still shows
-    points = pg.ScatterPlotItem([x[0] for x, _ in XOR], [x[1] for x, _ in XOR], size=18,
-                                brush=colors, pen=pg.mkPen(colour("ring"), width=3))
-    plot.addItem(points)
+    xs, ys = [x[0] for x, _ in XOR], [x[1] for x, _ in XOR]
+    # a dark ring around a light one around the target's colour, darker than the
+    # surface's: a dot shows, and shows its class, on blue, white or orange alike (the
+    # surface is the same in either theme, and so are they)
+    plot.addItem(pg.ScatterPlotItem(xs, ys, size=DOT_SIZE + 6, brush=pg.mkBrush(DOT_EDGE),
+                                    pen=pg.mkPen(DOT_EDGE)))
+    plot.addItem(pg.ScatterPlotItem(xs, ys, size=DOT_SIZE, pen=pg.mkPen(DOT_RING, width=2.5),
+                                    brush=[pg.mkBrush(DOT_FILL[t > 0.5]) for _, t in XOR]))
     plot.setRange(xRange=(-SURFACE_MARGIN, 1 + SURFACE_MARGIN),
                   yRange=(-SURFACE_MARGIN, 1 + SURFACE_MARGIN), padding=0)
     plot.setMouseEnabled(x=False, y=False)

@@ -83,17 +83,15 @@ class WindowMenus:
         self._action(help_menu, "&About", self.show_about)
 
     def _fit_graph(self) -> None:
-        said = self.graph_tab.view.fit_pressed()  # a second Ctrl+0: the whole graph
-        if said:
-            self.show_status(said)
+        self.show_status(self.graph_tab.view.fit_pressed())  # again: the whole graph
 
     def _view_menu(self, view) -> None:
         """Zoom, constants, groups, docks, presentation and theme, the tabs."""
         self._action(view, "&Fit graph", self._fit_graph,
                      "Ctrl+0", "Zoom to show the whole graph, or as much of it as is "
                      "readable (again: all of it)")
-        self._action(view, "Zoom &in", lambda: self.graph_tab.view.zoom_by(1.25), "Ctrl+=")
-        self._action(view, "Zoom &out", lambda: self.graph_tab.view.zoom_by(0.8), "Ctrl+-")
+        self._action(view, "Zoom &in", lambda: self.graph_tab.view.zoom_step(True), "Ctrl+=")
+        self._action(view, "Zoom &out", lambda: self.graph_tab.view.zoom_step(False), "Ctrl+-")
         self.constants_action = QAction("Show &constants as nodes", self)
         self.constants_action.setCheckable(True)
         self.constants_action.setShortcut(QKeySequence("Ctrl+K"))
