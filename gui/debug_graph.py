@@ -54,30 +54,20 @@ def open_debug_window(root, block: bool = True, names=None, scope=None):
     naming the node, for a graph this engine cannot step (an unknown op), or the node
     count for one over the limit.
     """
+    graph = import_graph(root, names=names, scope=scope)
     from gui.app import application
-    from gui.graph.framing import budget_for
     from gui.window.main_window import MainWindow
 
     app = application()
     _use_remembered_theme()
     window = MainWindow(remember=False)
-    # shown at once, saying what it does: reading a big graph takes a second or more
-    window.graph_tab.show_placeholder("Reading your graph from Python…")
-    window.show_status("Reading your graph from Python…")
-    window.show()
-    app.processEvents()
-    try:
-        graph = import_graph(root, names=names, scope=scope)
-    except BaseException:
-        window.close()
-        window.deleteLater()
-        raise
     name = f"debug({graph.title})"  # the title says what the user called
     text = editor_text(graph, name)
-    if graph.replay is None:  # a first picture for the smallest view: readable at 1280 × 720
-        window.load_graph(graph.program, name, text, budget_for(0, 0))
+    if graph.replay is None:
+        window.load_graph(graph.program, name, text)
     else:
         _load_recorded(window, graph, name, text)
+    window.show()
     if block:
         app.exec()
     return window

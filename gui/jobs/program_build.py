@@ -118,23 +118,18 @@ class ProgramBuild(QObject):
                                        forward_steps, reference))
         self.progress.emit("Preparing the steps…")
 
-    def start_program(self, program: Program, forward_steps: list | None = None,
-                      budget: int | None = None) -> None:
+    def start_program(self, program: Program, forward_steps: list | None = None) -> None:
         """Make the stepper of `program`, built already (a graph read from Python), a
         slice at a time, ending any build still running; `finished(program, stepper)`
         as for a build. `forward_steps`: a topological order of the output's graph, if
         known (a graph read from Python has its values in one). A graph big enough to be
         grouped (and `budget` says the window groups) is grouped first, in a child, so
-        that its stepper is made once, in the grouping's order (`grouped`); `budget`:
-        the units its first picture may show, if not `budget()`'s."""
+        that its stepper is made once, in the grouping's order (`grouped`)."""
         self.cancel()
         self.restepping = False
         self.grouped = None
         what = f"{len(program.values):,} nodes"
-        if self.budget is None:
-            budget = None
-        elif budget is None:
-            budget = self.budget()
+        budget = self.budget() if self.budget is not None else None
         if budget is None or forward_steps is None or len(forward_steps) <= GROUP_FROM:
             self._run(self._stepper_stages(program, what, forward_steps))
             self.progress.emit("Preparing the steps…")

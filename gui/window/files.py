@@ -38,15 +38,13 @@ class ProgramFiles:
     _graph_note = None  # (program, the editor's note) of a graph read from Python
     _graph_opening = None  # (text, path, name) shown before a big graph being opened
 
-    def load_graph(self, program, name: str, text: str | None = None,
-                   budget: int | None = None) -> None:
+    def load_graph(self, program, name: str, text: str | None = None) -> None:
         """Load `program`, made without text (a graph read from Python), titled `name`,
         the editor showing `text` (default: the program's text). A graph of more than
         RESTEP_AT nodes gets its stepper in slices (`ProgramBuild.start_program`), so
         the window keeps drawing; while a big one is read, grouped and drawn, the graph
         area says so (never the last program's graph under the new title). File → Save
-        writes the program's text. `budget`: the units a grouped graph's first picture
-        may show (default: as many as the view shows readably)."""
+        writes the program's text."""
         text = program.source if text is None else text
         before = (self.editor.text(), self.file_path, self.program_name)
         self.show_program(text, name=name, undoable=False)
@@ -70,7 +68,7 @@ class ProgramFiles:
             return
         self.graph_tab.set_building(True)
         # its values are in a topological order already (parents first, output last)
-        self.program_build.start_program(program, list(program.values), budget)
+        self.program_build.start_program(program, list(program.values))
 
     def _graph_not_opened(self, what: str) -> None:
         """A big graph's opening was cancelled or failed: the window shows the program
