@@ -10,18 +10,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from tests.foreign_models import micrograd_demo
-
-
-def _ready(window) -> bool:
-    tab = window.graph_tab
-    return not window.building and not tab.laying_out and tab.scene.shown is not None
-
-
-def _redrawn(window, qtbot, action) -> None:
-    tab = window.graph_tab
-    before = tab.scene
-    action()
-    qtbot.waitUntil(lambda: tab.scene is not before and _ready(window), timeout=60_000)
+from tests.gui.test_tryout_keys import _ready, _redrawn
 
 
 @pytest.fixture
