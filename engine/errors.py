@@ -12,6 +12,12 @@ def shorten(text: str, limit: int = QUOTE_CHARS) -> str:
     return f"{text[:limit - 1]}… ({len(text):,} characters)"
 
 
+def shorten_path(path: str, limit: int = QUOTE_CHARS) -> str:
+    """A file's path as a message quotes it: whole if it is short, else its end after
+    '…' (the file's name and the folders nearest it: the name is never what is cut)."""
+    return path if len(path) <= limit else f"…{path[-(limit - 1):]}"
+
+
 class ExpressionError(Exception):
     """A program outside the language, or one whose numbers cannot be computed.
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from engine import ExpressionError, parse
-from engine.errors import shorten
+from engine.errors import shorten, shorten_path
 from engine.io.files import read_program, write_atomic
 from engine.language import MAX_CHARS
 from gui import settings as remembered_settings
@@ -87,12 +87,12 @@ class ProgramFiles:
         """Ask whether to open a program with an error, to fix it."""
         answer = QMessageBox.question(
             self, "The program has an error",
-            f"{shorten(str(path))} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
+            f"{shorten_path(str(path))} has an error at line {e.line}, col {e.col}: {e.message}\n\n"
             "Open it anyway, to fix it? The graph keeps the last program that built.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
-            self.show_status(f"Did not open {shorten(str(path))}; the program is unchanged")
+            self.show_status(f"Did not open {shorten_path(str(path))}; the program is unchanged")
             return False
         return True
 
@@ -105,7 +105,7 @@ class ProgramFiles:
             if not text.strip():
                 raise ExpressionError("the file is empty")
         except (OSError, ExpressionError) as e:
-            name = shorten(str(path))
+            name = shorten_path(str(path))
             boxes.plain_warning(self, "Cannot open", f"{name} cannot be opened:\n{_reason(e)}")
             self.show_status(f"Could not open {name}; the program is unchanged")
             return False
@@ -191,7 +191,7 @@ class ProgramFiles:
             write_atomic(path, text)
         except (OSError, UnicodeEncodeError) as e:
             boxes.plain_warning(self, "Cannot save",
-                          f"{shorten(str(path))} cannot be written:\n{_reason(e)}")
+                          f"{shorten_path(str(path))} cannot be written:\n{_reason(e)}")
             return False
         self.editor.set_saved()
         self.file_path, self.program_name = path, None

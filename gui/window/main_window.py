@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from engine import ExpressionError, _gc, parse
 from engine.core.stepping import Stepper, gradient_error
-from engine.errors import shorten
+from engine.errors import shorten_path
 from engine.io.files import read_program
 from gui import engine_dialog
 from gui import settings as remembered_settings
@@ -182,7 +182,7 @@ class MainWindow(ProgramFiles, WindowMenus, WindowTabs, QMainWindow):
                     raise ExpressionError("the file is empty")
                 self.file_path = Path(path)
             except (OSError, ExpressionError) as e:
-                text, failed = None, f"Could not open {shorten(str(path))}: {_reason(e)}."
+                text, failed = None, f"Could not open {shorten_path(str(path))}: {_reason(e)}."
         waiting = []  # other windows' recovery copies, kept for later windows
         if self.remember:
             if text is None:  # the newest unsaved program a closed window kept

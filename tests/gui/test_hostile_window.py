@@ -359,3 +359,20 @@ def test_a_file_name_with_markup_is_shown_as_written(window, tmp_path, monkeypat
     monkeypatch.setattr(QMessageBox, "exec", exec_)
     assert boxes.plain_warning(window, "t", "<b>x</b>") == QMessageBox.StandardButton.Ok
     assert shown == [(Qt.TextFormat.PlainText, "<b>x</b>")]
+
+
+def test_a_long_path_is_cut_at_its_start_so_its_file_name_is_said(window, tmp_path,
+                                                                   monkeypatch):
+    """A message quotes at most 80 characters of a path: its end, with the file's name,
+    never its start alone (a deep folder hid the name of the file that failed)."""
+    from gui.window import boxes
+
+    seen = []
+    monkeypatch.setattr(boxes, "plain_warning", lambda *args: seen.append(args[2]))
+    folder = tmp_path / ("a-folder-with-a-long-name-" * 4)
+    folder.mkdir()
+    name = folder / "my program.expr"
+    name.write_text("")
+    window.open_file(str(name))
+    said = seen[-1].split(" cannot be opened")[0]
+    assert said.startswith("…") and said.endswith("/my program.expr") and len(said) == 80
