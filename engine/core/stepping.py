@@ -88,8 +88,12 @@ def known_steps(output: Value, engine: Engine, reference: list[Value],
         order = engine.rule_order(output, reference)
     for _ in plan_in_slices(output, engine, steps, order, every, None, reference):
         yield
-    with collector_paused():
-        return {step.node: step for step in steps[1:]}  # (the root step is no rule's)
+    known: dict[Value, BackwardStep] = {}
+    for a in range(1, len(steps), every):  # (the root step, steps[0], is no rule's)
+        with collector_paused():
+            known.update((step.node, step) for step in steps[a:a + every])
+        yield
+    return known
 
 
 def plan_in_slices(output: Value, engine: Engine, steps: list[BackwardStep],
