@@ -605,6 +605,17 @@ class Stepper:
         steps, owner, flat = self.backward_steps, plan.owner, plan.contributions
         return [(steps[owner[k]], flat[k]) for k in plan.positions(node) if owner[k] < taken]
 
+    def consumers(self, node: Value) -> list[Value]:
+        """The nodes that take `node` as an operand, each once, in the forward order:
+        the owners of the contributions it receives in the plan (no scan of the graph:
+        a parameter used by 100 samples costs 100 lookups, at any graph's size). The
+        root step's dL/dL = 1, handed to the output by no node, is not a use."""
+        plan = self._plan_index()
+        steps, owner = self.backward_steps, plan.owner
+        users = {step.node for step in [steps[owner[k]] for k in plan.positions(node)]
+                 if not step.root}
+        return sorted(users, key=self._order.__getitem__)
+
     def final_grad(self, node: Value) -> float:
         """The node's gradient after the whole backward pass, as the plan makes it."""
         plan = self._plan_index()
