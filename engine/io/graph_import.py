@@ -245,8 +245,13 @@ def _second_first(a, b, labels: dict) -> bool:
 
 def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
     """`_walk` for micrograd's graphs, its sums and products (most of a network) made
-    here at once: the hot loop of reading 65,000 nodes. The stack holds nodes to look
-    at and (node, parents) pairs to finish."""
+    here at once: the hot loop of reading 65,000 nodes.
+
+    A node first reached is expanded: its parents are put in order, and if both are
+    made already it is made at once (as it would be next); otherwise it is marked in
+    `where` (-1, or -2 where its two parents go the other way round, so that they need
+    not be kept; -3 for another count of parents, kept in `pending`) and stays on the
+    stack under the parents still to make. Reached again while marked, it is made."""
     where, values, instructions = builder.where, builder.values, builder.instructions
     labels = builder.labels
     stack: list = [root]
@@ -257,39 +262,63 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
     # given, go through the builder
     quick = not builder.overrides and not hasattr(root, "label")
     count = line = 0
-    get = where.get  # a node expanded and not yet finished (on the path from the root) is
-    while stack:     # marked -1 there; a finished one has its copy's position
-        item = pop()
-        if type(item) is tuple:
-            node, parents = item
-            key = id(node)
-        else:
-            node = item
-            key = id(node)
-            if key in where:
-                continue
+    get = where.get
+    pending: dict[int, list] = {}  # the parents of a node marked -3
+    while stack:
+        node = pop()
+        key = id(node)
+        at = get(key)
+        if at is None:  # first reached: its parents walked first
             raw = getattr(node, "_prev", None)
             if raw.__class__ not in _SEQUENCES:
                 raw = _parents_of(node, "_prev", builder, count)
-            if raw:
-                try:
-                    if len(raw) == 2:  # `_second_first`, its usual cases here at once
-                        a, b = raw
-                        pa, pb = a._prev, b._prev
-                        if pa and pb:
-                            sa, sb = a._op == _ADD, b._op == _ADD
-                            swap = sb if sa != sb else b.data < a.data
-                        else:
-                            swap = _second_first(a, b, labels)
-                        parents = [b, a] if swap else [a, b]
+            if not raw:
+                count += 1
+                if count > max_nodes:
+                    raise _too_many(max_nodes)
+                builder.line = line
+                finish(node, key, ())
+                line = builder.line
+                continue
+            try:
+                if len(raw) == 2:
+                    a, b = raw
+                    pa, pb = a._prev, b._prev
+                    if pa and pb:
+                        sa, sb = a._op == _ADD, b._op == _ADD
+                        swap = sb if sa != sb else b.data < a.data
                     else:
-                        parents = list(raw)
-                        _ = parents[0]._prev
-                except AttributeError:  # a number among the parents: not a node
-                    parents = [p for p in raw if not isinstance(p, (int, float))]
+                        swap = _second_first(a, b, labels)
+                    if swap:
+                        a, b = b, a
+                    i, j = get(id(a)), get(id(b))
+                    if i is None or j is None or i < 0 or j < 0:  # not both made
+                        if a is node or b is node:  # (it is not marked yet)
+                            raise _cycle(builder, node, node, count)
+                        where[key] = -2 if swap else -1
+                        append(node)
+                        if j is None:
+                            append(b)
+                        elif j < 0:
+                            raise _cycle(builder, node, b, count)
+                        if i is None:
+                            append(a)
+                        elif i < 0:
+                            raise _cycle(builder, node, a, count)
+                        continue
+                    # both parents made already: made now, as it would be next
+                else:
+                    parents = list(raw)
+                    _ = parents[0]._prev
+                    a = None
+            except AttributeError:
+                parents = [p for p in raw if not isinstance(p, (int, float))]
+                a = None
+            if a is None:
                 if parents:
-                    append((node, parents))
-                    where[key] = -1
+                    where[key] = -3
+                    pending[key] = parents
+                    append(node)
                     for p in reversed(parents):
                         at = get(id(p))
                         if at is None:
@@ -297,13 +326,33 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
                         elif at < 0:
                             raise _cycle(builder, node, p, count)
                     continue
-            parents = ()
+                count += 1
+                if count > max_nodes:
+                    raise _too_many(max_nodes)
+                builder.line = line
+                finish(node, key, ())
+                line = builder.line
+                continue
+        elif at >= 0:
+            continue  # reached again after it was made
+        elif at == -3:  # its parents made: the list kept
+            count += 1
+            if count > max_nodes:
+                raise _too_many(max_nodes)
+            builder.line = line
+            finish(node, key, pending.pop(key))
+            line = builder.line
+            continue
+        else:
+            a, b = node._prev
+            if at == -2:
+                a, b = b, a
+            i, j = where[id(a)], where[id(b)]
         count += 1
         if count > max_nodes:
             raise _too_many(max_nodes)
         op = node._op
-        if quick and len(parents) == 2 and (op == _ADD or op == _MUL):
-            i, j = where[id(parents[0])], where[id(parents[1])]
+        if quick and (op == _ADD or op == _MUL):
             a, b = values[i], values[j]
             v = _new(Value)
             if op == _ADD:
@@ -316,7 +365,7 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
                 raise GraphImportError(f"{_which(labels.get(key, ''), count - 1)} is "
                                        f"{y!r}, not a finite number")
             v.grad = 0.0
-            v._a, v._b = a, b  # the parents' slots (Value._prev, as a tuple)
+            v._a, v._b = a, b
             v._op = op
             v._mark = None
             v.label = labels.get(key, "")
@@ -326,14 +375,16 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
             add_value(v)
             continue
         builder.line = line
-        finish(node, key, parents)
+        finish(node, key, [a, b])
         line = builder.line
 
 
 def _walk_microgpt(root, builder: _Builder, max_nodes: int) -> None:
     """`_walk` for microgpt's graphs without labels or names given: its sums and products
     whose numbers are exactly this engine's (most of a network) made here at once, the
-    rest through the builder, as `_walk_micrograd` does for micrograd's."""
+    rest through the builder, as `_walk_micrograd` does for micrograd's (-1 in `where`:
+    two parents of this class, read again from the node; -3: others, kept in
+    `pending`)."""
     where, values, instructions = builder.where, builder.values, builder.instructions
     labels = builder.labels
     stack: list = [root]
@@ -342,27 +393,41 @@ def _walk_microgpt(root, builder: _Builder, max_nodes: int) -> None:
     finish = builder.microgpt
     kind = type(root)
     count = line = 0
-    get = where.get  # -1 there: expanded, not yet finished (see `_walk_micrograd`)
+    get = where.get
+    pending: dict[int, tuple] = {}
     while stack:
-        item = pop()
-        if type(item) is tuple:
-            node, parents = item
-            key = id(node)
-        else:
-            node = item
-            key = id(node)
-            if key in where:
-                continue
+        node = pop()
+        key = id(node)
+        at = get(key)
+        if at is None:  # first reached: its parents walked first
             parents = getattr(node, "_children", None)
             if type(parents) is not tuple:
                 parents = tuple(_parents_of(node, "_children", builder, count))
-            if parents:
-                if type(parents[0]) is not kind or len(parents) > 2 or (
-                        len(parents) == 2 and type(parents[1]) is not kind):  # numbers?
+            if len(parents) == 2 and type(parents[0]) is kind and type(parents[1]) is kind:
+                a, b = parents
+                i, j = get(id(a)), get(id(b))
+                if i is None or j is None or i < 0 or j < 0:  # not both made
+                    if a is node or b is node:  # (it is not marked yet)
+                        raise _cycle(builder, node, node, count)
+                    where[key] = -1
+                    append(node)
+                    if j is None:
+                        append(b)
+                    elif j < 0:
+                        raise _cycle(builder, node, b, count)
+                    if i is None:
+                        append(a)
+                    elif i < 0:
+                        raise _cycle(builder, node, a, count)
+                    continue
+            else:
+                if parents and (type(parents[0]) is not kind or len(parents) > 2 or (
+                        len(parents) == 2 and type(parents[1]) is not kind)):  # numbers?
                     parents = tuple(p for p in parents if not isinstance(p, (int, float)))
                 if parents:
-                    append((node, parents))
-                    where[key] = -1
+                    where[key] = -3
+                    pending[key] = parents
+                    append(node)
                     for p in reversed(parents):
                         at = get(id(p))
                         if at is None:
@@ -370,14 +435,23 @@ def _walk_microgpt(root, builder: _Builder, max_nodes: int) -> None:
                         elif at < 0:
                             raise _cycle(builder, node, p, count)
                     continue
+                i = None
+        elif at >= 0:
+            continue  # reached again after it was made
+        elif at == -3:
+            parents = pending.pop(key)
+            i = None
+        else:
+            parents = node._children
+            a, b = parents
+            i, j = where[id(a)], where[id(b)]
         count += 1
         if count > max_nodes:
             raise _too_many(max_nodes)
-        if len(parents) == 2:
-            i, j = where[id(parents[0])], where[id(parents[1])]
+        if i is not None:  # two parents, made: exactly this engine's sum or product?
             a, b = values[i], values[j]
             x, z = a.data, b.data
-            try:  # exactly this engine's sum or product
+            try:
                 local, y = node._local_grads, node.data
                 g, h = local
                 op = _ADD if g == 1 and h == 1 and y == x + z else \

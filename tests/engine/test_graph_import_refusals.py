@@ -85,3 +85,22 @@ def test_any_label_is_shown_as_given_and_saved_as_a_name_the_language_takes():
     again = parse(program.source)  # File -> Save's text opens again
     assert again.output.data == out.data == 138.0
     assert len(again.inputs) == 2
+
+
+def test_a_cycle_through_two_made_parents_or_the_node_itself_is_refused_in_every_walk():
+    """The walks make a node whose parents are both made at once, before marking it:
+    a node among its own parents, or one whose second parent loops back, is still a
+    cycle (microgpt's walk and micrograd's, one parent made and one looped)."""
+    x, y = Gpt(2.0), Gpt(3.0)
+    out = Gpt(6.0, (x, y), (3.0, 2.0))
+    out._children = (out, y)  # its own parent
+    assert refused(out).startswith("the graph has a cycle")
+    made = Gpt(1.0)
+    z = Gpt(2.0, (made, made), (1.0, 1.0))
+    w = Gpt(4.0, (made, z), (2.0, 1.0))
+    z._children = (made, w)   # z → w → z, next to a parent made already
+    assert refused(w).startswith("the graph has a cycle")
+    m = mg.Value(2.0)
+    n = m * m
+    n._prev = {m, n}
+    assert refused(n).startswith("the graph has a cycle")
