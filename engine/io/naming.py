@@ -4,8 +4,17 @@
 data and the loss. Each Value those variables reach is named by the Python expression
 that reaches it, as Python writes it: `model.layers[0].neurons[3].w[1]`, `inputs[7][0]`,
 `state_dict['attn_wq'][2][5]`. The search is breadth first from the caller's locals,
-then its globals, so the shortest expression wins (ties: the first variable, then the
-first element or attribute).
+then its globals. Where several expressions reach a Value, one of two steps or more
+wins (`model.layers[0].neurons[3].w[1]`, `state_dict['wte'][5][3]`, `inputs[7][0]`: the
+model's and the data's own structure) over a bare variable (`w3 = ...` kept for a
+print), that over one attribute or string key (`loss` over `demo.loss`), and that over
+one index (`params[17]`, a flat list gathered from the model, as microgpt's `params =
+[p for mat in state_dict.values() ...]` and micrograd's `model.parameters()` make),
+except that a computed Value's one index wins over a bare variable (`losses[6]` over
+the loop's last `loss_t`, so the 7th of the losses is named as the other six).
+Among equals the shortest wins (ties: the first variable, then the first element or
+attribute). A container a variable holds is looked into again when a longer expression
+reaches it (a loop's last `row` of a matrix).
 
 No user code runs: only lists, tuples and dicts (read through the built-in types'
 own methods, so a subclass's `__iter__` or `__getitem__` is never called), dict keys
@@ -31,6 +40,8 @@ from types import (
     ModuleType,
 )
 
+from engine.core.value import Value
+
 MAX_DEPTH = 8          # model.layers[0].neurons[3].w[1] is 7 steps from `model`
 MAX_VISITS = 300_000   # objects looked at, at most
 MAX_ELEMENTS = 250_000  # elements of one list, tuple or dict looked at, at most
@@ -46,23 +57,27 @@ def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...]
                      max_visits: int = MAX_VISITS) -> dict[int, str]:
     """The expression naming each object of `stop_types` (the graph's Value classes:
     named, not looked into) that the variables of `namespaces` (the caller's locals,
-    then its globals) reach, by the object's id()."""
-    found: dict[int, str] = {}
-    seen: set[int] = set()
+    then its globals) reach, by the object's id(): the best as the module says."""
+    found: dict[int, tuple[int, str]] = {}  # id -> (rank, expression)
+    held_by_variable: dict[int, bool] = {}  # id of each container met -> a variable's own
     queue: deque = deque()
     push = queue.append
     for namespace in namespaces:
         for name, obj in dict.items(namespace) if isinstance(namespace, dict) else ():
             if (type(name) is str and not name.startswith("_") and name not in SHELL_NAMES
-                    and type(obj) not in _ATOMS and id(obj) not in seen):
-                seen.add(id(obj))
-                push((obj, name, 1))
+                    and type(obj) not in _ATOMS and id(obj) not in held_by_variable):
+                held_by_variable[id(obj)] = True
+                push((obj, name, 1, _BARE))
     visits = len(queue)  # objects met (numbers and strings are not counted)
     while queue:
-        obj, expr, depth = queue.popleft()
+        obj, expr, depth, rank = queue.popleft()
         t = type(obj)
         if issubclass(t, stop_types):  # a Value (or a subclass of it): named, not read
-            found[id(obj)] = expr  # the first time it is met is the shortest
+            if rank == _INDEX_RANK and _computed(obj, t):
+                rank = _COMPUTED_INDEX
+            had = found.get(id(obj))
+            if had is None or rank > had[0]:  # breadth first: the shortest of its rank
+                found[id(obj)] = (rank, expr)
             continue
         if depth >= max_depth or visits >= max_visits:
             continue
@@ -71,18 +86,66 @@ def expression_names(namespaces: Iterable[Mapping], stop_types: tuple[type, ...]
             continue
         kind, items = held
         depth += 1
+        rank = _STRUCTURE if depth > 2 else _INDEX_RANK if kind == _INDEX else _ONE_STEP
         for n, (key, child) in enumerate(items):
             if n >= MAX_ELEMENTS:  # a long list of numbers is data, not the model
                 break
-            if type(child) in _ATOMS or id(child) in seen:
+            t = type(child)
+            if t in _ATOMS:
                 continue
+            if not issubclass(t, stop_types):  # a container: looked into once, or twice
+                before = held_by_variable.get(id(child))  # for a variable's own
+                if before is not None and not (before and depth > 2):
+                    continue
+                held_by_variable[id(child)] = False
             visits += 1
             if visits >= max_visits:
                 break
-            seen.add(id(child))
             push((child, f"{expr}[{key}]" if kind == _INDEX else f"{expr}[{key!r}]"
-                  if kind == _KEY else f"{expr}.{key}", depth))
-    return found
+                  if kind == _KEY else f"{expr}.{key}", depth, rank))
+    return {key: expr for key, (_, expr) in found.items()}
+
+
+# how good a name an expression is (higher wins; see the module's docstring): one index,
+# one attribute or string key, a bare variable, a computed Value's one index, two steps
+# or more
+_INDEX_RANK, _ONE_STEP, _BARE, _COMPUTED_INDEX, _STRUCTURE = 0, 1, 2, 3, 4
+_PARENTS = ("_prev", "_children")  # micrograd's and microgpt's
+
+
+def _computed(obj, t: type) -> bool:
+    """Whether Value `obj` has parents, read without running the user's code: this
+    engine's own slot; micrograd's `_prev` or microgpt's `_children` from the instance
+    `__dict__` or a slot of the class (read by the slot's own C descriptor: a property of
+    that name is not run), a list, tuple or set (anything else counts as none)."""
+    if t is Value:
+        return obj._a is not None
+    attributes = None
+    if _plain_dict(t):
+        try:
+            attributes = object.__getattribute__(obj, "__dict__")
+        except (AttributeError, TypeError):
+            attributes = None
+    for name in _PARENTS:
+        parents = (dict.get(attributes, name) if type(attributes) is dict
+                   else None) or _slot(obj, t, name)
+        if type(parents) in (set, frozenset, tuple, list):
+            return len(parents) > 0
+    return False
+
+
+def _slot(obj, t: type, name: str):
+    """`obj`'s slot `name` as its class's C member descriptor reads it, or None."""
+    for klass in type.__dict__["__mro__"].__get__(t):
+        held = type.__dict__["__dict__"].__get__(klass).get(name)
+        if held is not None:
+            if type(held) is not types.MemberDescriptorType:
+                return None
+            try:
+                return held.__get__(obj, t)
+            except AttributeError:  # the slot is empty
+                return None
+    return None
 
 
 _INDEX, _KEY, _ATTRIBUTE = 0, 1, 2

@@ -54,9 +54,10 @@ def test_the_shortest_expression_names_a_value_as_python_writes_it():
     b = Value(0.3)
     model = Neuron(w, b)
     table = {"attn_wq": [[Value(1.0), Value(2.0)]], 3: Value(4.0), (1, 2): Value(5.0)}
-    found = _names({"model": model, "table": table, "alias_of_b": b})
-    assert found[id(w[1])] == "model.w[1]"
-    assert found[id(b)] == "alias_of_b"  # one step beats two
+    found = _names({"model": model, "table": table, "alias_of_b": b,
+                    "wrapper": Neuron(Neuron(w, None), None)})
+    assert found[id(w[1])] == "model.w[1]"  # one step shorter than wrapper.w.w[1]
+    assert found[id(b)] == "alias_of_b"  # one step, as model.b: the variable wins
     assert found[id(table["attn_wq"][0][1])] == "table['attn_wq'][0][1]"
     assert found[id(table[3])] == "table[3]"
     assert id(table[(1, 2)]) not in found  # only str and int keys are written
@@ -143,3 +144,60 @@ def test_a_dict_property_a_huge_key_and_a_values_subclass_are_taken_safely():
     found = expression_names([{"t": trap, "h": trap_holder, "d": {10**5000: v, 3: v},
                                "s": s}], (Value,))
     assert found == {id(v): "d[3]", id(s): "s"}
+
+
+def test_the_models_structure_names_a_value_over_a_flat_list_or_an_alias():
+    """microgpt's `params = [p for mat in state_dict.values() ...]`, micrograd's
+    `params = model.parameters()`, an alias kept for a print and a loop's last
+    variables reach the same Values in fewer steps: the structure's name wins; a bare
+    variable still beats a flat list's index (`x1` over `inputs[0]`)."""
+    state_dict = {"wte": [[Value(0.1), Value(0.2)], [Value(0.3), Value(0.4)]],
+                  "lm_head": [[Value(0.5)]]}
+    params = [p for mat in state_dict.values() for row in mat for p in row]
+    row = state_dict["lm_head"][0]  # a loop's last row, looked into first
+    model = Neuron([Value(1.0), Value(2.0)], Value(3.0))
+    model.layers = [Neuron([Value(6.0)], Value(7.0))]
+    x1, x2 = Value(4.0), Value(5.0)
+    found = _names({"row": row, "params": params, "w3": model.w[1], "state_dict": state_dict,
+                    "more": model.w + [model.b], "model": model, "inputs": [x1, x2],
+                    "x1": x1})
+    assert found[id(params[2])] == "state_dict['wte'][1][0]"
+    assert found[id(row[0])] == "state_dict['lm_head'][0][0]"
+    assert found[id(model.w[1])] == "model.w[1]"
+    assert found[id(model.b)] == "model.b"  # an attribute over `more[2]`, a list's element
+    assert found[id(x1)] == "x1" and found[id(x2)] == "inputs[1]"
+    b0 = model.layers[0].b
+    assert _names({"b0": b0, "model": model})[id(b0)] == "model.layers[0].b"
+
+
+def test_a_computed_values_place_in_a_list_beats_a_loops_last_variable():
+    """`for t in ...: loss_t = ...; losses.append(loss_t)` leaves `loss_t` bound to the
+    last loss: it is named `losses[2]` as the others are; a leaf keeps its variable."""
+    x = Value(2.0)
+    losses = [x * 1.0, x * 2.0, x * 3.0]
+    loss_t = losses[-1]
+    x1 = Value(4.0)
+    found = _names({"losses": losses, "loss_t": loss_t, "xs": [x1], "x1": x1})
+    assert [found[id(v)] for v in losses] == ["losses[0]", "losses[1]", "losses[2]"]
+    assert found[id(x1)] == "x1"
+
+
+class Slotted:
+    """microgpt's own Value: slots, no instance __dict__; a property beside them."""
+
+    __slots__ = ("data", "_children")
+
+    def __init__(self, data, children=()):
+        self.data, self._children = data, children
+
+    @property
+    def _prev(self):
+        raise AssertionError("a property was run")
+
+
+def test_a_slotted_values_parents_are_read_from_its_slot_and_no_property_runs():
+    x = Slotted(1.0)
+    losses = [Slotted(2.0, (x,)), Slotted(3.0, (x,))]
+    found = expression_names([{"loss_t": losses[-1], "losses": losses, "xs": [x], "x": x}],
+                             (Slotted,))
+    assert found[id(losses[1])] == "losses[1]" and found[id(x)] == "x"
