@@ -19,6 +19,8 @@ runs again.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 
 from engine import boundary
@@ -58,6 +60,7 @@ def open_debug_window(root, block: bool = True, names=None, scope=None):
     from gui.app import application
     from gui.window.main_window import MainWindow
 
+    _exit_quickly()
     app = application()
     _use_remembered_theme()
     window = MainWindow(remember=False)
@@ -71,6 +74,22 @@ def open_debug_window(root, block: bool = True, names=None, scope=None):
     if block:
         app.exec()
     return window
+
+
+_exiting_quickly = False
+
+
+def _exit_quickly() -> None:
+    """Once per process: when the interpreter exits, after the script is done, its last
+    collections skip every object alive then (`gc.freeze`). A big graph's objects, the
+    script's and the window's, are most of them in reference cycles (micrograd's
+    `_backward` closures, Qt's signal connections), and walking them at exit kept a
+    script's terminal waiting 3-4 s after the window closed on micrograd's demo (0.3 s
+    now); the system frees the memory either way. Nothing changes while the script runs."""
+    global _exiting_quickly
+    if not _exiting_quickly:
+        _exiting_quickly = True
+        atexit.register(gc.freeze)
 
 
 def _use_remembered_theme() -> None:

@@ -22,6 +22,9 @@ SCRIPT = textwrap.dedent('''
     from gui import debug, draw
     from tests.foreign_models import micrograd_demo
 
+    import atexit, gc
+    # registered before debug() is called: runs after the window's own exit handler
+    atexit.register(lambda: print("frozen at exit", gc.get_freeze_count() > 0, flush=True))
     demo = micrograd_demo(30)
     model, inputs, loss = demo.model, demo.inputs, demo.loss
     print("built the MLP", flush=True)
@@ -36,6 +39,7 @@ SCRIPT = textwrap.dedent('''
         print("opened", window.windowTitle().split("[")[0], len(window.session.program.values),
               flush=True)
         window.close()
+        print("frozen while running", gc.get_freeze_count() > 0, flush=True)
         app.quit()
 
     QTimer.singleShot(20, close_when_built)
@@ -55,6 +59,9 @@ def test_a_script_without_a_main_guard_runs_once_and_exits_0(tmp_path):
     assert lines.count("built the MLP") == 1, done.stdout  # the script ran once
     assert "opened debug(loss) 20458" in lines, done.stdout
     assert "bootstrapping phase" not in done.stderr
+    # the last collections at exit skip the graphs (seconds of a terminal waiting on a
+    # 65,000-node graph), and only then
+    assert lines[-2:] == ["frozen while running False", "frozen at exit True"], done.stdout
     drawn = json.loads(out.read_text(encoding="utf-8"))
     assert set(drawn) >= {"nodes", "edges"}
 
