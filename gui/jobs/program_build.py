@@ -168,6 +168,9 @@ class ProgramBuild(QObject):
             reference = forward_steps
         built = yield from self._stepper_stages(program, f"{len(walked):,} nodes", walked,
                                                 reference, known)
+        # the status goes on from the steps, never back to "Grouping" (a tryout read it
+        # as the work starting again)
+        text = f"Preparing the steps of {len(walked):,} nodes: 100%, taking the groups…"
         if answer is not None:
             answer = yield from grouping_answer(worker, self._records, text, answer=answer)
         if answer is not None:

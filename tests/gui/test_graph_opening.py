@@ -154,3 +154,21 @@ def test_a_graph_whose_gradients_overflow_is_refused_and_the_window_shows_its_pr
     message = window.statusBar().currentMessage()
     assert message.startswith("debug(loss) was not opened (the gradient with respect to 'u'")
     window.close()
+
+
+def test_the_status_while_a_big_graph_opens_never_goes_back_to_grouping(qtbot):
+    """Grouping, then preparing the steps, then drawing: once the steps are being made,
+    waiting for the rest of the child's groups is said as part of that, not as
+    "Grouping" again (a tryout read it as the work starting over)."""
+    loss = micrograd_demo(8).loss
+    window = debug(loss, block=False)
+    qtbot.addWidget(window)
+    said: list[str] = [window.statusBar().currentMessage()]
+    window.statusBar().messageChanged.connect(said.append)
+    opened(window, qtbot)
+    said = [s for s in said if s]
+    assert said[0].startswith("Grouping 6,202 nodes")
+    first = next(k for k, s in enumerate(said) if s.startswith("Preparing the steps"))
+    assert not [s for s in said[first:] if s.startswith("Grouping")], said
+    assert said[-1].startswith("Built loss")
+    window.close()
