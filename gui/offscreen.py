@@ -27,12 +27,15 @@ def graph_window(text: str | None = None, load: Callable | None = None,
     app = application()
     window = MainWindow(None, remember=False)
     try:
-        window.show()
-        if load is not None:
-            load(window)
+        if load is not None:  # before it is shown, as debug() loads: the same first view
+            load(window)      # (its budget is the unshown view's, gui.graph.framing)
+            window.show()
         elif text is not None:
+            window.show()
             window.editor.set_text(text)
             window.build(text)
+        else:
+            window.show()
         window.wait_for_build()  # a big program is built in the background
         QApplication.processEvents()
         window.graph_tab.wait_for_layout()  # a large graph's layout must land first

@@ -12,6 +12,7 @@ from engine.checks.engine_check.replay import RecordedEngine
 from engine.core.engines import CORRECT
 from engine.lesson.nn import MLP
 from gui import debug, draw
+from gui.graph.items import ValueItem
 from tests.foreign_models import GptValue, micrograd_demo, node_count
 
 
@@ -248,3 +249,25 @@ def _find(qtbot, window, name: str) -> None:
     # the weight's own box is selected, inside the groups that held it
     assert tab.scene.node_at(item) is node
     assert name.rsplit(".", 1)[0] in tab.breadcrumb.words(), (name, tab.breadcrumb.words())
+
+
+def test_draw_writes_the_first_view_the_window_opens_on(qtbot, tmp_path):
+    """draw() and debug() open the same groups: the first picture's budget is the unshown
+    window's in both (draw's window used to be shown first, and opened 38 groups where
+    the window showed 9)."""
+    demo = micrograd_demo(8)
+    out = tmp_path / "first.json"
+    draw(demo.loss, str(out))
+    drawn = json.loads(out.read_text(encoding="utf-8"))
+    window = debug(demo.loss, block=False)
+    qtbot.addWidget(window)
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
+                    and tab.scene.shown is not None, timeout=180_000)
+    shown = tab.expansion.shown
+    titles = sorted(shown.groups[g].title for g in tab.scene.group_items)
+    assert len(titles) >= 3
+    assert sorted(n["name"] for n in drawn["nodes"] if n["kind"] == "group") == titles
+    boxes = [item for item in tab.scene.items() if isinstance(item, ValueItem)]
+    assert len([n for n in drawn["nodes"] if n["kind"] == "value"]) == len(boxes)
+    window.close()
