@@ -217,8 +217,9 @@ class ValueItem(QGraphicsRectItem):
     """
 
     def __init__(self, index: int, role: str, name, labels: bool = True,
-                 width: float = VALUE_W):
+                 width: float = VALUE_W, note: str = ""):
         super().__init__(-width / 2, -VALUE_H / 2, width, VALUE_H)
+        self.note = note  # a line of its tooltip under the name (why it is a parameter)
         self.index = index
         self.width = width  # wider than VALUE_W for a long title (value_size)
         self.setBrush(FILL[role])
@@ -237,7 +238,7 @@ class ValueItem(QGraphicsRectItem):
         metrics = QFontMetricsF(self.name.font())
         self.name.setText(elided(metrics, self.full_name, self.width - 8))
         self.name.setPos(-self.name.boundingRect().width() / 2, -VALUE_H / 2 + 3)
-        self.setToolTip(self.full_name)
+        self.setToolTip(f"{self.full_name}\n{self.note}" if self.note else self.full_name)
         self.numbers = _text(self, 8.5)
         self.numbers.setPos(-self.width / 2 + 5, -VALUE_H / 2 + 21)
 

@@ -64,3 +64,84 @@ def test_what_ctrl_0_said_goes_once_the_user_pans(window, qtbot):
     assert status.currentMessage().startswith("Fitted")
     view.zoom_by(1.15, QPointF(100, 100))
     assert status.currentMessage() == ""
+
+
+# -- a model's parameters: micrograd's and microgpt's names --------------------------------
+
+
+def _drawn(qtbot, window):
+    window.resize(1280, 720)
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
+                    and tab.scene.shown is not None, timeout=180_000)
+    return window
+
+
+def _found(window, qtbot, name: str):
+    """Ctrl+F's Enter on `name`: the box found, once drawn and selected."""
+    tab = window.graph_tab
+    before = tab.scene
+    assert tab.expansion.find_node(name)
+    if tab.scene is before and not tab.laying_out:
+        pass  # drawn already: selected at once
+    else:
+        qtbot.waitUntil(lambda: tab.scene is not before and not tab.laying_out
+                        and not window.building, timeout=60_000)
+    node = next(v for v in tab.session.stepper.forward_steps if v.label == name)
+    box = tab.scene.value_item_of(node)
+    assert box is not None and box.isSelected()
+    return box
+
+
+def _inspected(window) -> str:
+    return " ".join(window.inspector.toPlainText().replace("\u200b", "").split())
+
+
+def test_microgpts_weights_are_parameters_and_say_why(qtbot):
+    from gui import debug
+    from tests.foreign_models import microgpt_step
+
+    step = microgpt_step()
+    loss, state_dict = step.loss, step.state_dict  # as a script names them
+    assert "wte" in state_dict
+    window = _drawn(qtbot, debug(loss, block=False))
+    for name in ("state_dict['wte'][3][1]", "state_dict['attn_wq'][2][5]"):
+        box = _found(window, qtbot, name)
+        said = _inspected(window)
+        assert "kind parameter" in said and "kind input" not in said, said
+        assert ("why a parameter its name reaches it through the string key 'wte' of "
+                if "wte" in name else "why a parameter its name reaches it through the "
+                "string key 'attn_wq' of ") in said
+        assert box.toolTip().startswith(f"{name}\nA parameter: its name reaches it through")
+    window.close()
+
+
+def test_micrograds_weights_are_parameters_and_its_data_points_inputs(qtbot):
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(8)
+    model, inputs, loss = demo.model, demo.inputs, demo.loss
+    assert model and inputs
+    window = _drawn(qtbot, debug(loss, block=False))
+    _found(window, qtbot, "model.layers[1].neurons[3].w[2]")
+    said = _inspected(window)
+    assert "kind parameter" in said
+    assert "why a parameter its name reaches it through the attribute .w after an index" in said
+    box = _found(window, qtbot, "inputs[7][0]")
+    said = _inspected(window)
+    assert "kind input" in said and "why a parameter" not in said
+    assert box.toolTip() == "inputs[7][0]"
+    window.close()
+
+
+def test_which_names_are_parameters():
+    from gui.graph.parameters import parameter_reason
+
+    for name in ("state_dict['wte'][5][3]", "state_dict['attn_wq'][2][5]", 'params["b1"][0]',
+                 "model.layers[1].neurons[3].w[2]", "model.layers[0].neurons[3].b",
+                 "demo.model.layers[0].neurons[1].w[0]", "model.b"):
+        assert parameter_reason(name), name
+    for name in ("inputs[7][0]", "xs[3]", "tokens", "demo.inputs[0][1]", "x1", "w1", "",
+                 "v12", "a + b"):
+        assert parameter_reason(name) is None, name
