@@ -145,3 +145,53 @@ def test_which_names_are_parameters():
     for name in ("inputs[7][0]", "xs[3]", "tokens", "demo.inputs[0][1]", "x1", "w1", "",
                  "v12", "a + b"):
         assert parameter_reason(name) is None, name
+
+
+# -- a rounded number told from an exact one at small text ---------------------------------
+
+FOUR_Q = "x = 3.0\ny = 2.0\nq = x*y\nf = q + q*x + q*y + tanh(q)\nz = f * 0.0001234567"
+
+
+def _digits_begin(shown: str, x: float) -> bool:
+    """True if `shown` ('0.9999…', '-1.12…e-06') is `x`'s own first digits and '…'."""
+    from decimal import Decimal
+
+    head, _, tail = shown.partition("…")
+    exponent = int(tail[1:]) if tail else 0
+    cut = Decimal(head).scaleb(exponent)
+    return abs(cut) <= abs(Decimal(x)) < abs(cut) + Decimal(1).scaleb(
+        Decimal(head).as_tuple().exponent + exponent) and (cut < 0) == (x < 0)
+
+
+def test_a_rounded_number_ends_in_dots_that_small_text_keeps(window, qtbot):
+    """At 6-pixel text 'value ≈ 1' read as 'value = 1' (tanh(6) = 0.99998771): a rounded
+    number is written with its first digits and '…', in a box's room (its exponent
+    kept), an exact one as it is."""
+    window.resize(1280, 720)
+    assert window.build(FOUR_Q)
+    window.session.run_to_end()
+    scene, names = window.graph_tab.scene, window.session.program.names
+    tanh = names["f"].parents[1]
+    assert scene.value_item_of(tanh).texts()[1] == "value ≈ 0.9999…"
+    assert scene.value_item_of(names["q"]).texts()[1] == "value = 6"
+    checked = 0
+    for i, box in scene._box.items():
+        node = scene.nodes[i]
+        for line, x in zip(box.texts()[1:], (node.data, node.grad)):
+            what, _, number = line.partition(" ")
+            if number.startswith("= "):
+                assert float(number[2:]) == x, line  # '=' only for the value itself
+            elif number != "≈ 0":
+                assert number.startswith("≈ ") and number.endswith(("…", "e-05", "e-06")), line
+                assert _digits_begin(number[2:], x), (line, x)
+                checked += 1
+    assert checked >= 8
+
+
+def test_a_rounded_numbers_digits_go_before_its_exponent_in_a_narrow_box(qtbot):
+    from gui.graph.items import fitted, metrics_of
+
+    line = "grad ≈ -1.127…e-06"
+    room = metrics_of(8.5).horizontalAdvance(line) - 1
+    assert fitted([line], 8.5, room) == "grad ≈ -1.12…e-06"
+    assert fitted(["value ≈ 37037…"], 8.5, 1000) == "value ≈ 37037…"  # whole digits stay
