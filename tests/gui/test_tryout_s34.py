@@ -195,3 +195,111 @@ def test_a_rounded_numbers_digits_go_before_its_exponent_in_a_narrow_box(qtbot):
     room = metrics_of(8.5).horizontalAdvance(line) - 1
     assert fitted([line], 8.5, room) == "grad ≈ -1.12…e-06"
     assert fitted(["value ≈ 37037…"], 8.5, 1000) == "value ≈ 37037…"  # whole digits stay
+
+
+# -- a group opened keeps its place among its siblings -------------------------------------
+
+
+def test_a_group_opened_draws_its_inside_between_its_siblings(qtbot):
+    """micrograd's demo on 20 points: losses[3–11] opened, then losses[5]: its inside was
+    drawn after losses[11] (after losses[93–99] on 100 points), not between losses[4]
+    and losses[6]."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+    from tests.gui.test_tryout_nav import _group, _ys
+
+    demo = micrograd_demo(20)
+    losses, loss = demo.losses, demo.loss
+    assert losses
+    window = _drawn(qtbot, debug(loss, block=False))
+    tab = window.graph_tab
+
+    def opened(title):
+        before = tab.scene
+        tab.expansion.expand(_group(window, title))
+        qtbot.waitUntil(lambda: tab.scene is not before and not tab.laying_out
+                        and not window.building, timeout=60_000)
+
+    opened("losses[3–11]")
+    opened("losses[5]")
+    scene, shown = tab.scene, tab.scene.shown
+    sample = shown.groups[_group(window, "losses[5]")]
+    inside = [item.sceneBoundingRect() for i, item in scene._box.items()
+              if sample.first <= shown.index[scene.nodes[i]] < sample.last]
+    inside += [scene.group_items[g].sceneBoundingRect() for g in scene.group_items
+               if sample.first <= shown.groups[g].first < sample.last]
+    top, bottom = min(r.top() for r in inside), max(r.bottom() for r in inside)
+    before = _ys(tab, [f"losses[{k}]" for k in (3, 4)])
+    after = _ys(tab, [f"losses[{k}]" for k in range(6, 12)])
+    assert before == sorted(before) and after == sorted(after)
+    assert max(before) < top and bottom < min(after), (before, top, bottom, after)
+    window.close()
+
+
+# -- edge labels after Find ---------------------------------------------------------------
+
+
+def _route_points(segments) -> list[tuple[float, float]]:
+    points = []
+    for seg in segments:
+        if len(seg) == 4:  # a cubic: sampled
+            for k in range(33):
+                t = k / 32
+                u = 1 - t
+                points.append(tuple(u ** 3 * a + 3 * u * u * t * b + 3 * u * t * t * c + t ** 3 * d
+                                    for a, b, c, d in zip(*seg)))
+        else:
+            for (x0, y0), (x1, y1) in zip(seg, seg[1:]):
+                points.extend((x0 + (x1 - x0) * k / 64, y0 + (y1 - y0) * k / 64)
+                              for k in range(65))
+    return points
+
+
+def _labels_off_their_edges(scene) -> list:
+    import math
+
+    off, shown = [], 0
+    for e, edge in scene._edges.items():
+        if edge is None or edge.tag is None or not edge.tag.isVisible():
+            continue
+        shown += 1
+        c = edge.tag.sceneBoundingRect().center()
+        d = min(math.hypot(x - c.x(), y - c.y()) for x, y in _route_points(scene.drawing.routes[e]))
+        if d > 7:  # the line stops at the label's ground (6 px each side)
+            off.append((edge.label, round(d, 1)))
+    return off, shown
+
+
+def test_every_edge_label_sits_on_its_edge_after_find_opens_what_hid_a_node(qtbot):
+    """The tryout saw labels mid-canvas after Ctrl+F with neither end of their edge on
+    screen: each sits on its own edge's curve (a long edge's ends can both be off screen),
+    and the labels of the picture before are gone with it."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+    from tests.gui.test_tryout_nav import _group
+
+    demo = micrograd_demo(20)
+    model, losses, loss = demo.model, demo.losses, demo.loss  # as the script names them
+    assert model and losses
+    window = _drawn(qtbot, debug(loss, block=False))
+    window.resize(1920, 1080)
+    tab = window.graph_tab
+    before = tab.scene
+    tab.expansion.expand(_group(window, "losses[3–11]"))
+    qtbot.waitUntil(lambda: tab.scene is not before and not tab.laying_out, timeout=60_000)
+    tab.actions["end"].trigger()
+    qtbot.waitUntil(lambda: not tab.expansion._redraw, timeout=30_000)
+    off, shown = _labels_off_their_edges(tab.scene)
+    assert shown >= 10 and not off, off
+    old = tab.scene
+    _found(window, qtbot, "model.layers[1].neurons[3].w[2]")
+    assert tab.scene is not old
+    off, shown = _labels_off_their_edges(tab.scene)
+    assert shown >= 10 and not off, off
+    tags = {id(e.tag) for e in tab.scene._edges.values() if e is not None and e.tag is not None}
+    from PySide6.QtWidgets import QGraphicsRectItem
+
+    strays = [item for item in tab.scene.items() if isinstance(item, QGraphicsRectItem)
+              and item.zValue() == 2 and id(item) not in tags]
+    assert strays == []  # no label left of the edges of another picture
+    window.close()
