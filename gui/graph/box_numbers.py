@@ -40,7 +40,7 @@ def is_exact(x: float, shown: str) -> bool:
     return shown.startswith("≈") or not math.isfinite(x) or float(shown) == x
 
 
-def shortened(line: str, width, room: float) -> str:
+def fewer_digits(line: str, width, room: float) -> str:
     """`line` with digits taken from the end of its cut number's fraction (the ones just
     before '…') while `width(line)` is over `room`: 'grad ≈ -1.127…e-06' becomes
     'grad ≈ -1.12…e-06' in a narrow box, still the value's own first digits (an elided

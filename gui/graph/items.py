@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
-from gui.graph.box_numbers import continued, is_exact, shortened
+from gui.graph.box_numbers import continued, fewer_digits, is_exact
 from gui.palette import colour, stroke
 
 VALUE_W, VALUE_H = 112.0, 58.0
@@ -64,9 +64,9 @@ def metrics_of(size: float) -> QFontMetricsF:
 
 def fitted(lines: list[str], size: float, room: float) -> str:
     """`lines` in a box's text of `size` points, each cut with '…' to `room` pixels (a
-    rounded number's digits first: box_numbers.shortened)."""
+    rounded number's digits first: box_numbers.fewer_digits)."""
     metrics = metrics_of(size)
-    lines = [shortened(line, metrics.horizontalAdvance, room) for line in lines]
+    lines = [fewer_digits(line, metrics.horizontalAdvance, room) for line in lines]
     return "\n".join(line if metrics.horizontalAdvance(line) <= room
                      else metrics.elidedText(line, Qt.TextElideMode.ElideRight, room)
                      for line in lines)
