@@ -210,7 +210,8 @@ def legend_label(parent) -> QLabel:
         f"<span style='color:{hex_of('received')}'>■</span> received a gradient &nbsp; "
         f"<span style='color:{hex_of('backward')}'>- -</span> gradient sent to a parent: "
         "local derivative × upstream gradient = contribution. "
-        "? not computed yet, · not reached yet, ≈ rounded. "
+        "? not computed yet, · not reached yet, ≈ 6.000… rounded (its first digits; the "
+        "inspector has all). "
         "Drag to pan, wheel to zoom, click a box to inspect it."))
     legend.setWordWrap(True)
     return legend

@@ -26,6 +26,7 @@ from gui.graph.quotients import Buckets, changed_quotient_steps
 
 STEPS_PER_SLICE = 5_000
 RULES_PER_SLICE = 1_000  # a backward step's contributions cost a few µs each
+NESTED_SPREAD = 1e-3  # the starts of an opened group's children, spread in their order
 KEPT = 12  # the quotients (and drawings) of the last few sets of open groups are kept
 # (a picture, the PREPARED openings of it, and those of the one opened from it)
 
@@ -165,6 +166,8 @@ class Shown:
                 holder = f"g{-1 - u}" if u < 0 else (f"v{u}" if f"v{u}" in was else f"o{u}")
                 ha, hb = span(holder)
                 y = was.get(holder) if ha <= a and b <= hb else None
+                if y is not None and holder[0] == "g":
+                    y += self._nested_offset(int(holder[1:]), a)
                 if y is None:
                     holding.append((place, a, b))
             ys.append(0.0 if y is None else y)
@@ -176,6 +179,22 @@ class Shown:
                 ys[place] = (between if between is not None
                              else sum(y for _, y in held) / len(held) if held else 0.0)
         return ys
+
+    def _nested_offset(self, h: int, a: int) -> float:
+        """How far past its holder's start (group `h`, a box before) node `a` starts, when
+        `h` opens with one of its children open too (Find, a level): each child in its
+        order (a hair apart), so that the child opened lies between its siblings and its
+        inside starts at one place (layout/reuse.py keeps it between them); 0 for a node
+        directly in `h`, or when no child of `h` is open (its inside then starts as one)."""
+        group = self.groups[h]
+        if not any(c in self.expanded for c in group.children):
+            return 0.0
+        chain = self.grouping.ancestors(a)
+        k = chain.index(h) if h in chain else len(chain)
+        if k + 1 >= len(chain):
+            return 0.0
+        child = self.groups[chain[k + 1]]
+        return NESTED_SPREAD * (child.first - group.first + 1) / (group.last - group.first + 1)
 
     def _between_siblings(self, spec_id: str, was: dict[str, float]) -> float | None:
         """A group closed again starts midway between its siblings just before and after

@@ -29,8 +29,8 @@ from engine.numbers import (
     scientific,
 )
 from gui.graph.group_inspector import describe_group, ordinal
-from gui.graph.groups.names import path_parts
 from gui.graph.groups.titles import path_said
+from gui.graph.parameters import parameter_reason
 from gui.graph.spec import box_title
 from gui.palette import hex_of
 
@@ -101,29 +101,20 @@ def _identity_rows(node: Value, stepper: Stepper, role: str, levels) -> list[tup
     else:
         name = f"none (a constant, {display_name(node)})"
     said = formula(node)
-    if role == "input" and is_parameter(node.label):
+    why = parameter_reason(node.label) if role == "input" else None
+    if why is not None:
         role, said = "parameter", (
             f"not computed: a parameter ({node.label}), a leaf {output_name(stepper)} "
             "depends on; its gradient is what training uses to change it")
     rows = [("name", breakable(html.escape(name))), ("kind", role),
             ("computed as", breakable(html.escape(said)))]
+    if why is not None:
+        rows.append(("why a parameter", breakable(html.escape(why))))
     if not node.label:
         rows.append(("which", breakable(html.escape(which_node(node, stepper)))))
     if levels is not None and (where := _groups_around(node, levels)):
         rows.append(("where", "in " + breakable(html.escape(where))))
     return rows
-
-
-def is_parameter(label: str) -> bool:
-    """True if a leaf's name is a path to a model's weight, as a script's variables name
-    it: an attribute after an index or last (`model.layers[1].neurons[3].w[2]`,
-    `model.b`), not a data point (`inputs[0][1]`, `demo.inputs[0][1]`, `x1`)."""
-    parts = path_parts(label) or []
-    steps = parts[1:]
-    if not steps:
-        return False
-    indexed = next((k for k, p in enumerate(steps) if p.startswith("[")), len(steps))
-    return steps[-1].startswith(".") or any(p.startswith(".") for p in steps[indexed:])
 
 
 def root_said(stepper: Stepper) -> str:

@@ -9,7 +9,6 @@ thousands of nodes is quick to build.
 
 from __future__ import annotations
 
-import math
 import re
 from functools import cache
 
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
+from gui.graph.box_numbers import continued, fewer_digits, is_exact
 from gui.palette import colour, stroke
 
 VALUE_W, VALUE_H = 112.0, 58.0
@@ -63,8 +63,10 @@ def metrics_of(size: float) -> QFontMetricsF:
 
 
 def fitted(lines: list[str], size: float, room: float) -> str:
-    """`lines` in a box's text of `size` points, each cut with '…' to `room` pixels."""
+    """`lines` in a box's text of `size` points, each cut with '…' to `room` pixels (a
+    rounded number's digits first: box_numbers.fewer_digits)."""
     metrics = metrics_of(size)
+    lines = [fewer_digits(line, metrics.horizontalAdvance, room) for line in lines]
     return "\n".join(line if metrics.horizontalAdvance(line) <= room
                      else metrics.elidedText(line, Qt.TextElideMode.ElideRight, room)
                      for line in lines)
@@ -197,15 +199,17 @@ def _operand_cut(metrics: QFontMetricsF, text: str, width: float) -> str:
 
 
 def rounded(x: float, shown: str) -> str:
-    """A number as a box shows it: `shown` if it is `x` exactly, else '≈ ' and it (a
-    rounded number is never said with '=': 'value ≈ 1' for 0.99998771)."""
-    if shown.startswith("≈") or not math.isfinite(x) or float(shown) == x:
+    """A number as a box shows it: `shown` if it is `x` exactly, else '≈ ', its first
+    digits and '…' (a rounded number is never said with '=', and is told from an exact
+    one at small text: 'value ≈ 0.9999…' for 0.99998771; see box_numbers.py)."""
+    if is_exact(x, shown):
         return shown
-    return f"≈ {shown}"
+    return f"≈ {continued(x)}"
 
 
 def said(what: str, number: str) -> str:
-    """'value = 2', 'grad ≈ 6' (rounded), 'value = ?' (not yet), 'grad = ·' (not yet)."""
+    """'value = 2', 'grad ≈ 6.000…' (rounded), 'value = ?' (not yet), 'grad = ·' (not
+    yet)."""
     return f"{what} {number}" if number.startswith("≈") else f"{what} = {number}"
 
 
@@ -217,8 +221,9 @@ class ValueItem(QGraphicsRectItem):
     """
 
     def __init__(self, index: int, role: str, name, labels: bool = True,
-                 width: float = VALUE_W):
+                 width: float = VALUE_W, note: str = ""):
         super().__init__(-width / 2, -VALUE_H / 2, width, VALUE_H)
+        self.note = note  # a line of its tooltip under the name (why it is a parameter)
         self.index = index
         self.width = width  # wider than VALUE_W for a long title (value_size)
         self.setBrush(FILL[role])
@@ -237,7 +242,7 @@ class ValueItem(QGraphicsRectItem):
         metrics = QFontMetricsF(self.name.font())
         self.name.setText(elided(metrics, self.full_name, self.width - 8))
         self.name.setPos(-self.name.boundingRect().width() / 2, -VALUE_H / 2 + 3)
-        self.setToolTip(self.full_name)
+        self.setToolTip(f"{self.full_name}\n{self.note}" if self.note else self.full_name)
         self.numbers = _text(self, 8.5)
         self.numbers.setPos(-self.width / 2 + 5, -VALUE_H / 2 + 21)
 
@@ -256,7 +261,7 @@ class ValueItem(QGraphicsRectItem):
         if self.numbers is None:
             self._make_texts()
         value, grad, _, _, faint = self._state
-        # '≈ 0' (round-off) and '≈ 1' (rounded) take the place of '='
+        # '≈ 0' (round-off) and '≈ 0.9999…' (rounded) take the place of '='
         self.numbers.setText(fitted([said("value", value), said("grad", grad or "·")], 8.5,
                                     self.width - 10))
         self.numbers.setBrush(FAINT if faint else INK)
@@ -463,7 +468,7 @@ def group_size(title: str, stack: bool) -> tuple[float, float]:
     return min(GROUP_W_MAX, max(GROUP_W_MIN, width)) + extra, VALUE_H + extra
 
 
-TYPICAL = "≈ -0.1234"  # a number as a box shows it, in 4 digits, for laying out its lines
+TYPICAL = "≈ -0.1234…"  # a number as a box shows it, in 4 digits, for laying out its lines
 
 
 def outputs_said(outputs: int, members: int) -> str:

@@ -50,6 +50,7 @@ from gui.graph.items import (
 )
 from gui.graph.layout import Drawing
 from gui.graph.levels import Sent
+from gui.graph.parameters import parameter_note
 from gui.graph.spec import (
     LARGE,
     GraphSpec,
@@ -201,8 +202,9 @@ class GraphScene(QGraphicsScene):
             else:
                 node = self.nodes[i]
                 title = partial(box_title, node) if large else box_title(node)
-                item = ValueItem(i, roles.get(node, "intermediate"), title, labels=not large,
-                                 width=spec.sizes[k][0])
+                role = roles.get(node, "intermediate")
+                item = ValueItem(i, role, title, labels=not large, width=spec.sizes[k][0],
+                                 note=parameter_note(node.label) if role == "input" else "")
                 self._box[i] = item
                 self.value_items.append(item)
             item.setPos(x, y)

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGraphicsView
 
 from gui.graph.framing import FIT_MARGIN, MARGIN_PX, shift, show_opened, show_start, zoom_anchor
 from gui.graph.scene import GraphScene
-from gui.graph.zoom_steps import fit_said, placement, zoom_step
+from gui.graph.zoom_steps import fit_pressed, zoom_step
 
 MIN_ZOOM, MAX_ZOOM = 0.02, 8.0  # what the wheel and Ctrl+=/- reach
 LABELS_FROM_SCALE = 0.55  # in a large graph, labels appear from this zoom on
@@ -19,7 +19,6 @@ READABLE_PX = 6.75        # a fit never shows text smaller than this (the boxes'
                           # titles are larger): the lesson's neuron fits whole at 1280 x 720
 EDGE_BAND = 0.15          # a step that comes into this outer part of the view is centred
 SCENE_MARGIN = 20.0       # scene units around the graph that the scroll bars reach
-WHOLE_SAID = "Fitted the whole graph: text below readable size; Ctrl+= to zoom in"
 
 
 class GraphView(QGraphicsView):
@@ -46,6 +45,7 @@ class GraphView(QGraphicsView):
         self._auto_fit: bool | None = None  # the `readable` of the fit to redo; None: none
         self._fitting = False
         self._pressed = False  # the last fit was Ctrl+0's (fit_pressed), none since
+        self.fit_said = ""  # what Ctrl+0 said it did (the status bar's until the user moves)
         self._press = None  # where a left-button press started, to tell a drag from a click
         self._into = None  # (a grouped graph's quotient, unit -> the units with edges into it)
         self.opened = lambda: None  # the group the user opened last and is in (a grouped graph)
@@ -175,21 +175,8 @@ class GraphView(QGraphicsView):
             self.fit(readable=self._auto_fit)
 
     def fit_pressed(self) -> str:
-        """Ctrl+0: `fit(readable=True)`; pressed again at once after a fit that could not
-        show the whole graph, the whole graph whatever its text size. Returns what to say
-        in the status bar: what it did, or that the view was fitted already."""
-        again = self._pressed and self._auto_fit is True
-        whole = self.scene().graph_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN,
-                                                   FIT_MARGIN, FIT_MARGIN)
-        shows_all = self.mapToScene(self.viewport().rect()).boundingRect().contains(whole)
-        if again and not shows_all:
-            self.fit(readable=False)
-            return WHOLE_SAID
-        before = placement(self)
-        self.fit(readable=True)
-        self._pressed = True
-        shows_all = self.mapToScene(self.viewport().rect()).boundingRect().contains(whole)
-        return fit_said(self.scale_factor(), shows_all, before == placement(self))
+        """Ctrl+0 (see zoom_steps.fit_pressed); what it returns is kept as `fit_said`."""
+        return fit_pressed(self)
 
     def fit(self, readable: bool = False) -> None:
         """Show the whole graph, never magnified beyond 100%. With `readable` (Ctrl+0,

@@ -7,7 +7,10 @@ readable again, and a step starting near one lands on it."""
 
 from __future__ import annotations
 
+from gui.graph.framing import FIT_MARGIN
+
 STEP = 1.25
+WHOLE_SAID = "Fitted the whole graph: text below readable size; Ctrl+= to zoom in"
 PRESSES = 3  # presses from the whole graph's zoom to the readable one
 
 
@@ -26,6 +29,30 @@ def _towards(distance: float, big: float) -> float:
     """A step of `big` towards a zoom `distance` times away, landing on it when it is
     nearer than that (but never a step smaller than STEP)."""
     return big if distance >= big * 1.001 else max(STEP, distance)
+
+
+def fit_pressed(view) -> str:
+    """Ctrl+0 on `view`: `fit(readable=True)`; pressed again at once after a fit that
+    could not show the whole graph, the whole graph whatever its text size. Returns what
+    to say in the status bar (what it did, or that the view was fitted already), kept as
+    `view.fit_said`: true until the user zooms or pans (gui/window/status.py then takes it
+    back)."""
+    again = view._pressed and view._auto_fit is True
+    whole = view.scene().graph_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN,
+                                               FIT_MARGIN, FIT_MARGIN)
+    if again and not _shows(view, whole):
+        view.fit(readable=False)
+        view.fit_said = WHOLE_SAID
+        return WHOLE_SAID
+    before = placement(view)
+    view.fit(readable=True)
+    view._pressed = True
+    view.fit_said = fit_said(view.scale_factor(), _shows(view, whole), before == placement(view))
+    return view.fit_said
+
+
+def _shows(view, rect) -> bool:
+    return view.mapToScene(view.viewport().rect()).boundingRect().contains(rect)
 
 
 def fit_said(scale: float, shows_all: bool, unchanged: bool) -> str:

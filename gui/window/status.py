@@ -1,7 +1,8 @@
 """The status bar describes the tab in front, always: each tab's last message is kept and
 shown again when the tab comes back, and a message wiped by a menu's tips (Qt clears the
 bar when the pointer leaves a menu) is put back. The progress bar has words beside it
-saying what it is for, whichever tab is in front."""
+saying what it is for, whichever tab is in front. What Ctrl+0 said of the graph's view
+("Fitted: the whole graph at 31%") is taken back once the user zooms or pans."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ class StatusMemory(QObject):
         self.said: dict[int, str] = {}  # id of a tab -> its last message
         window.tabs.currentChanged.connect(self._on_tab)
         window.statusBar().messageChanged.connect(self._on_changed)
+        view = window.graph_tab.view
+        view.zoomed.connect(self._on_view_moved)
+        for bar in (view.horizontalScrollBar(), view.verticalScrollBar()):
+            bar.valueChanged.connect(self._on_view_moved)
 
     def _key(self) -> int:
         return id(self.window.tabs.currentWidget())
@@ -32,6 +37,21 @@ class StatusMemory(QObject):
                     self.said[key] = message
         self.said[self._key()] = message
         self.window.statusBar().showMessage(message)
+
+    def _on_view_moved(self, *_moved) -> None:
+        """The graph's view zoomed or scrolled: once it is no longer Ctrl+0's fit (the
+        user zoomed or panned), what Ctrl+0 said is not true any more and is taken back."""
+        view = self.window.graph_tab.view
+        said = view.fit_said
+        if not said or view.auto_fit:
+            return
+        view.fit_said = ""
+        key = id(self.window.graph_tab)
+        if self.said.get(key) == said:
+            self.said[key] = ""
+        bar = self.window.statusBar()
+        if bar.currentMessage() == said:
+            bar.clearMessage()
 
     def _on_tab(self, _index: int) -> None:
         self.window.statusBar().showMessage(self.said.get(self._key(), ""))

@@ -345,7 +345,8 @@ def test_the_lessons_neuron_fits_whole_in_the_window_and_presenting(small_window
 
 
 def test_a_second_ctrl_0_fits_a_long_chain_whatever_its_text_size(small_window, qtbot):
-    from gui.graph.view import READABLE_PX, WHOLE_SAID
+    from gui.graph.view import READABLE_PX
+    from gui.graph.zoom_steps import WHOLE_SAID
 
     text = "x = 0.5\na1 = tanh(x)\n" + "".join(f"a{i} = tanh(a{i - 1})\n" for i in range(2, 51))
     small_window.editor.set_text(text)
