@@ -262,14 +262,17 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
     # given, go through the builder
     quick = not builder.overrides and not hasattr(root, "label")
     count = line = 0
-    get = where.get
+    get, label_of = where.get, labels.get
     pending: dict[int, list] = {}  # the parents of a node marked -3
     while stack:
         node = pop()
         key = id(node)
         at = get(key)
         if at is None:  # first reached: its parents walked first
-            raw = getattr(node, "_prev", None)
+            try:
+                raw = node._prev
+            except AttributeError:
+                raw = None
             if raw.__class__ not in _SEQUENCES:
                 raw = _parents_of(node, "_prev", builder, count)
             if not raw:
@@ -368,7 +371,7 @@ def _walk_micrograd(root, builder: _Builder, max_nodes: int) -> None:
             v._a, v._b = a, b
             v._op = op
             v._mark = None
-            v.label = labels.get(key, "")
+            v.label = label_of(key, "")
             line += 1
             where[key] = len(values)
             add_instruction(_tuple_new(Instruction, (op, (i, j), 0.0, line, 1)))
