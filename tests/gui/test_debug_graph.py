@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import micrograd.engine as mg
 import pytest
@@ -12,6 +13,7 @@ from engine.checks.engine_check.replay import RecordedEngine
 from engine.core.engines import CORRECT
 from engine.lesson.nn import MLP
 from gui import debug, draw
+from gui.debug_graph import open_debug_window
 from gui.graph.items import ValueItem
 from tests.foreign_models import GptValue, micrograd_demo, node_count
 
@@ -184,12 +186,7 @@ def test_a_big_python_graph_is_grouped_before_its_steps_are_made(qtbot, monkeypa
     monkeypatch.setattr(Stepper, "in_slices", classmethod(
         lambda cls, *args, **kwargs: (made.append(args[0]), in_slices(cls, *args, **kwargs))[1]))
     demo = micrograd_demo(20)
-    window = debug(demo.loss, block=False)
-    qtbot.addWidget(window)
-    tab = window.graph_tab
-    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
-                    and tab.scene.shown is not None, timeout=180_000)
-    shown = tab.expansion.shown
+    window, tab, shown = _opened_grouped(demo.loss, qtbot)
     assert len(made) == 1
     assert shown.stepper is window.session.stepper
     assert shown.grouping.groups and len(shown.expanded) < len(shown.grouping.groups)
@@ -259,15 +256,21 @@ def test_draw_writes_the_first_view_the_window_opens_on(qtbot, tmp_path):
     out = tmp_path / "first.json"
     draw(demo.loss, str(out))
     drawn = json.loads(out.read_text(encoding="utf-8"))
-    window = debug(demo.loss, block=False)
-    qtbot.addWidget(window)
-    tab = window.graph_tab
-    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
-                    and tab.scene.shown is not None, timeout=180_000)
-    shown = tab.expansion.shown
+    window, tab, shown = _opened_grouped(demo.loss, qtbot)
     titles = sorted(shown.groups[g].title for g in tab.scene.group_items)
     assert len(titles) >= 3
     assert sorted(n["name"] for n in drawn["nodes"] if n["kind"] == "group") == titles
     boxes = [item for item in tab.scene.items() if isinstance(item, ValueItem)]
     assert len([n for n in drawn["nodes"] if n["kind"] == "value"]) == len(boxes)
     window.close()
+
+
+def _opened_grouped(root, qtbot):
+    """The debug() window on `root`, named from the caller's variables, once it is drawn
+    grouped: (window, tab, shown)."""
+    window = open_debug_window(root, False, None, sys._getframe(1))
+    qtbot.addWidget(window)
+    tab = window.graph_tab
+    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
+                    and tab.scene.shown is not None, timeout=180_000)
+    return window, tab, tab.expansion.shown
