@@ -13,8 +13,11 @@ from PySide6.QtWidgets import QApplication
 
 from gui.graph.find import natural_order
 from gui.graph.group_actions import implied
+from tests.gui import test_tryout_nav
 from tests.gui.test_tryout_keys import _ready, _redrawn
-from tests.gui.test_tryout_nav import _group, mlp  # noqa: F401 (the fixture)
+from tests.gui.test_tryout_nav import _group
+
+mlp = test_tryout_nav.mlp  # the fixture: micrograd's demo on 20 points at 1280 x 720
 
 # the completion's popup, offscreen: a platform without raise() or a keyboard grab
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
