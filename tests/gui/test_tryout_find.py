@@ -54,7 +54,7 @@ def _enter(window, qtbot, text: str) -> None:
     QApplication.processEvents()
     if tab.scene is not before or tab.laying_out:
         qtbot.waitUntil(lambda: tab.scene is not before and _ready(window), timeout=60_000)
-    qtbot.waitUntil(lambda: _selected_label(tab) is not None or bar.note.text(),
+    qtbot.waitUntil(lambda: _selected_label(tab) is not None or bool(bar.note.text()),
                     timeout=10_000)
 
 
