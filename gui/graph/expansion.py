@@ -317,7 +317,7 @@ class Expansion(QObject):
                 scene.refresh()  # the edges into groups, as the levels say
         found, self.select_after = self.select_after, None
         closed, self.select_group = self.select_group, None
-        back, self._back, refit = self._back, False, self.__dict__.pop("_refit", False)
+        back, self._back, refit = self._back, False, self.__dict__.pop("_refit", "")
         if back:  # as the user left that view (the box closed selected, if one)
             self.framings.back(tab.view, scene.shown.expanded)
         if found is not None:
@@ -325,8 +325,9 @@ class Expansion(QObject):
         elif closed in scene.group_items:  # the box that now holds the selected node
             scene.clearSelection()
             scene.group_items[closed].setSelected(True)
-        elif refit:  # Expand to level N: framed as the first view is
-            tab.view.fit(readable=True)
+        elif refit:  # Expand to level N: framed as the first view is, and said again
+            tab.view.fit(readable=True)  # (the step it moved to said in between)
+            self.status.emit(refit)
         elif not back:
             item = (scene.value_item_of(scene.nodes[self.focus]) if self.focus is not None
                     else None)

@@ -16,12 +16,12 @@ def level_said(level: int) -> str:
 
 def expand_to_level(expansion, level: int) -> None:
     """Draw `expansion`'s picture with every group `level` levels deep open, to be
-    fitted once drawn (Expansion.redrawn reads `_refit`)."""
+    fitted and said once drawn (Expansion.redrawn reads `_refit`: what to say)."""
     shown = expansion.shown
     if shown is None:
         return
     expansion.opened = None
-    expansion._refit = True
+    expansion._refit = level_said(level)
     expansion.draw(shown.to_level(level))
     expansion.status.emit(level_said(level))
 

@@ -62,8 +62,8 @@ def where_said(node_index: int, levels) -> str:
     said = [path_said([title(g).title for g in drawn]) if drawn
             else "the graph's top level (no group drawn around it)"]
     if hidden:
-        said.append(f"inside {path_said([title(g).title for g in hidden])}, "
-                    "not drawn as groups")
+        said.append(f"inside {path_said([title(g).title for g in hidden])}, not drawn as "
+                    + ("a group" if len(hidden) == 1 else "groups"))
     if closed:
         said.append(f"hidden in the closed group {title(closed[0]).title}")
     return "; ".join(said)
