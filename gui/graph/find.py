@@ -12,7 +12,7 @@ from PySide6.QtCore import QStringListModel, Qt, Signal, Slot
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 from engine.numbers import count
-from gui.graph.click_keeps import keep_selection_on_click
+from gui.graph.click_keeps import keep_found_on_click
 
 _NUMBER = re.compile(r"(\d+)")
 
@@ -69,8 +69,8 @@ class FindBar(QWidget):
         self._sorted = True  # the completer's list is the names' (none yet)
         self._last: tuple[str, int] = ("", -1)  # the part typed last, the match gone to
         self.view = getattr(parent, "view", None)  # the graph: the keyboard's after a find
-        if self.view is not None:  # a click on the background keeps what was found
-            keep_selection_on_click(self.view)
+        # a click on the background keeps what was found selected
+        self.keeper = keep_found_on_click(self.view) if self.view is not None else None
         self.hide()
 
     def set_names(self, names: list[str]) -> None:
@@ -136,6 +136,8 @@ class FindBar(QWidget):
 
     def _go(self, name: str) -> None:
         """Find `name`, then give the keyboard back to the graph."""
+        if self.keeper is not None:
+            self.keeper.found = name
         self.found.emit(name)
         if self.view is not None:
             self.view.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -91,6 +91,10 @@ def test_enter_on_part_of_a_name_goes_to_its_first_match_and_the_graph_keeps_it(
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=spot)
     other = tab.scene.value_item_of(tab.scene.node_at(view.itemAt(spot)))
     assert other.isSelected() and not box.isSelected()
+    # and a click on the background clears a selection that is not the node found, as
+    # ever (the way back to the inspector following the steps)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=_empty_point(view))
+    assert not tab.scene.selectedItems()
     # only a text no name contains is 'no node has that name'
     _enter(window, qtbot, "no such weight")
     assert bar.note.text() == "no node has that name"
