@@ -7,6 +7,8 @@ moment it is parsed, so an error names the token that caused it.
 
 from __future__ import annotations
 
+import keyword
+
 from engine._gc import collector_paused
 from engine.core.value import Value
 from engine.errors import ExpressionError, shorten
@@ -307,6 +309,11 @@ class _Parser:
             known = "a name, not a function" if name in self.names else "not a known function"
             raise self.error(
                 f"'{shorten(name)}' is {known}; the functions are {', '.join(FUNCTIONS)}", token)
+        if name not in self.names and keyword.iskeyword(name):
+            raise self.error(f"'{name}' is Python, not part of the expression language: it "
+                             "has names, numbers, + - * / ** and the functions "
+                             f"{', '.join(FUNCTIONS)} (README: The expression language)",
+                             token)
         if name not in self.names:
             raise self.error(f"'{shorten(name)}' is not defined: assign it first "
                              f"(e.g. {name if len(name) <= 20 else 'name'} = 1.0)",

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel
 
 from engine.numbers import count
-from gui.graph.group_actions import implied
+from gui.graph.step_place import note_not_drawn
 
 ROOT = "graph"
 TOP = -1  # the root's link: the first view
@@ -46,7 +46,7 @@ def show_where(expansion, crumb) -> None:
             expansion.status.emit(shown.describe(-1 - unit))
     else:  # where the user is: the groups opened, to the last one
         holders = [*shown.ancestors_of_group(opened), opened] if opened is not None else []
-    first = implied(expansion)
+    first = note_not_drawn(expansion)  # implied(expansion), noted for the inspector
     crumb.show_path([(g, shown.group_title(g)) for g in holders if g not in first],
                     here, shown)
 

@@ -48,19 +48,27 @@ def gradients_wrong_at_end(program, stepper) -> str:
     return wrong_gradients_sentence(wrong, gradients_with(program), stepper.engine.blame)
 
 
-PHASE_TIP = "Which pass is running, and how many of its steps are taken"
+PHASE_TIP = ("Which pass is running, and how many of its steps are taken (the forward "
+             "steps count the values computed: a folded constant is no step). In a grouped "
+             "graph: 'in X', the innermost group drawn open around the step; a group's "
+             "title alone, the closed group just stepped")
 _READY = re.compile(r"^ready: ([\d,]+) forward and ([\d,]+) backward steps$")
+_INSIDE = "inside "
 
 
 def shortened(text: str) -> str:
     """The step counter's text said short: 'ready: 14 forward and 9 backward steps' →
-    '14 forward · 9 backward'; 'forward 5/20 · inside relu(…) × 100 · losses[0]' → its
-    counts and the innermost place, 'forward 5/20 · in losses[0]' (the whole path is in
-    the tooltip)."""
+    '14 forward · 9 backward'; 'forward 5/20 · inside losses[3–11] › losses[5]' → the
+    innermost group drawn open around the step, 'forward 5/20 · in losses[5]'; with a
+    closed group just stepped ('… · inside losses[3–11] · losses[7]'), that group alone,
+    'forward 5/20 · losses[7]' (the whole text is in the tooltip)."""
     counts, *places = _READY.sub(r"\1 forward · \2 backward", text).split(" · ")
     if not places or _READY.match(text):
         return " · ".join([counts, *places])
-    return f"{counts} · in {places[-1].removeprefix('inside ')}"
+    last = places[-1]
+    if last.startswith(_INSIDE):
+        return f"{counts} · in {last.removeprefix(_INSIDE).split(' › ')[-1]}"
+    return f"{counts} · {last}"
 
 
 class PhaseLabel(QLabel):
@@ -85,9 +93,8 @@ class PhaseLabel(QLabel):
         placed = " · " in text and not _READY.match(text)
         if not placed and metrics.horizontalAdvance(text) <= width:
             return [text]
-        # shorter still for a narrow room: 'backward 9/9 (done)' says 9/9; then no 'in'
+        # shorter still for a narrow room: 'backward 9/9 (done)' says 9/9
         forms = [brief, brief.replace(" (done)", "")]
-        forms.append(forms[-1].replace(" · in ", " · ", 1))
         for form in forms:
             if metrics.horizontalAdvance(form) <= width:
                 return [form]

@@ -13,14 +13,15 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.numbers import count
 from gui.graph.breadcrumb import Breadcrumb, back_view, show_where
-from gui.graph.find import FindBar
+from gui.graph.find import FindBar, frame_found
 from gui.graph.framing import budget_for
 from gui.graph.going_back import Framings
 from gui.graph.group_actions import group_actions, implied, minus_closes
 from gui.graph.grouped import Shown
-from gui.graph.groups.titles import stepped_said
+from gui.graph.level_view import expand_to_level
 from gui.graph.levels import LevelSteps
 from gui.graph.prepared import Preparer
+from gui.graph.step_place import counter_text
 from gui.jobs.group_child import GROUP_FROM
 from gui.jobs.grouping_job import Grouped, GroupingJob
 from gui.jobs.sliced import SlicedTask
@@ -229,10 +230,7 @@ class Expansion(QObject):
                              else "Back to the first view")
 
     def to_level(self, level: int) -> None:
-        if self.shown is not None:
-            self.opened = None
-            self.draw(self.shown.to_level(level))
-            self.status.emit(f"Every group opened to level {level}")
+        expand_to_level(self, level)  # then fitted as the first view is (level_view.py)
 
     def reveal(self, node: int) -> None:
         """Open every group that hides `node` (Ctrl+F), and keep it in view."""
@@ -254,12 +252,10 @@ class Expansion(QObject):
         return True
 
     def progress(self, levels: LevelSteps) -> str:
-        """The phase at the level shown, and the collapsed group just stepped, if one:
-        'backward 3/41 · inside sample × 100 · sample 7' (see titles.stepped_said)."""
-        unit, text = levels.current_unit(), levels.progress()
-        if unit is None or unit >= 0:
-            return text
-        return stepped_said(text, levels.grouping.groups[-1 - unit].title)
+        """The phase at the level shown, the groups drawn open around the step and the
+        closed group just stepped, if one: 'backward 3/41 · inside losses[3–11] ·
+        losses[7]' (gui/graph/step_place.py)."""
+        return counter_text(self, levels)
 
     def refresh(self, previous: int) -> bool:
         """Redraw a grouped picture after the stepper moved from `previous`: a jump in
@@ -321,7 +317,7 @@ class Expansion(QObject):
                 scene.refresh()  # the edges into groups, as the levels say
         found, self.select_after = self.select_after, None
         closed, self.select_group = self.select_group, None
-        back, self._back = self._back, False
+        back, self._back, refit = self._back, False, self.__dict__.pop("_refit", "")
         if back:  # as the user left that view (the box closed selected, if one)
             self.framings.back(tab.view, scene.shown.expanded)
         if found is not None:
@@ -329,6 +325,9 @@ class Expansion(QObject):
         elif closed in scene.group_items:  # the box that now holds the selected node
             scene.clearSelection()
             scene.group_items[closed].setSelected(True)
+        elif refit:  # Expand to level N: framed as the first view is, and said again
+            tab.view.fit(readable=True)  # (the step it moved to said in between)
+            self.status.emit(refit)
         elif not back:
             item = (scene.value_item_of(scene.nodes[self.focus]) if self.focus is not None
                     else None)
@@ -416,5 +415,5 @@ class Expansion(QObject):
         if item is not None:
             tab.scene.clearSelection()
             item.setSelected(True)
-            tab.view.centerOn(item)
+            frame_found(tab.view, item)
             self.status.emit(f"Found {node.label}")

@@ -1,6 +1,8 @@
 """Ctrl+F: find a node by name. A line edit over the graph with completion over every
 named node's label; Enter opens every group that hides the node, selects it and centres
-it."""
+it at a readable zoom, and gives the keyboard back to the graph (Right steps at once).
+Enter on part of a name goes to the first name that contains it, in the completion's
+order (again: the next); only a text no name contains is 'no node has that name'."""
 
 from __future__ import annotations
 
@@ -8,6 +10,9 @@ import re
 
 from PySide6.QtCore import QStringListModel, Qt, Signal, Slot
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+
+from engine.numbers import count
+from gui.graph.click_keeps import keep_found_on_click
 
 _NUMBER = re.compile(r"(\d+)")
 
@@ -19,8 +24,18 @@ def natural_order(name: str) -> list[tuple[int, int | str]]:
             for k, part in enumerate(_NUMBER.split(name))]
 
 
+def frame_found(view, item) -> None:
+    """Centre `item` (the box found) in `view`, zoomed in to the readable size first if
+    the view is smaller (after Expand to level N, or Ctrl+0 twice, it may be a dot)."""
+    if view.scale_factor() < view.readable_scale() * 0.999:
+        view.set_zoom(view.readable_scale())
+    view.centerOn(item)
+
+
 class FindBar(QWidget):
-    """Hidden until `open()`; `found(name)` when Enter is pressed on a name it knows."""
+    """Hidden until `open()`; `found(name)` when Enter is pressed on a name it knows, or
+    on part of one (the first name containing it, then the next); the keyboard then
+    goes back to the graph view (the parent's `view`, if it has one)."""
 
     found = Signal(str)
 
@@ -52,6 +67,10 @@ class FindBar(QWidget):
         layout.addWidget(close)
         self._names: set[str] = set()
         self._sorted = True  # the completer's list is the names' (none yet)
+        self._last: tuple[str, int] = ("", -1)  # the part typed last, the match gone to
+        self.view = getattr(parent, "view", None)  # the graph: the keyboard's after a find
+        # a click on the background keeps what was found selected
+        self.keeper = keep_found_on_click(self.view) if self.view is not None else None
         self.hide()
 
     def set_names(self, names: list[str]) -> None:
@@ -61,10 +80,21 @@ class FindBar(QWidget):
         self._names = set(names)
         self._sorted = False
 
-    def open(self) -> None:
+    def ordered(self) -> list[str]:
+        """The names in the completion's (natural) order."""
         if not self._sorted:
             self.model.setStringList(sorted(self._names, key=natural_order))
             self._sorted = True
+        return self.model.stringList()
+
+    def matches(self, text: str) -> list[str]:
+        """The names that contain `text` (case ignored, as the completion lists them),
+        in the completion's order."""
+        part = text.casefold()
+        return [name for name in self.ordered() if part in name.casefold()]
+
+    def open(self) -> None:
+        self.ordered()
         self.note.clear()
         self.show()
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -86,9 +116,28 @@ class FindBar(QWidget):
 
     @Slot()
     def _on_enter(self) -> None:
-        name = self.edit.text().strip()
-        if name in self._names:
+        text = self.edit.text().strip()
+        self.completer.popup().hide()
+        if text in self._names:
+            self._last = ("", -1)
             self.note.clear()
-            self.found.emit(name)
-        else:
+            self._go(text)
+            return
+        matches = self.matches(text) if text else []
+        if not matches:
             self.note.setText("no node has that name")
+            return
+        typed, k = self._last
+        k = (k + 1) % len(matches) if typed == text else 0
+        self._last = (text, k)
+        self.note.setText(f"{k + 1} of {count(len(matches), 'name')} containing {text} "
+                          "· Ctrl+F, Enter: the next")
+        self._go(matches[k])
+
+    def _go(self, name: str) -> None:
+        """Find `name`, then give the keyboard back to the graph."""
+        if self.keeper is not None:
+            self.keeper.found = name
+        self.found.emit(name)
+        if self.view is not None:
+            self.view.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
+from gui.graph.level_view import FIRST_VIEW_KEY, first_view
+
 LEVELS = 5  # View → Expand to level 0 … LEVELS - 1 (Alt+0 …)
 
 
@@ -18,6 +20,8 @@ def group_actions(expansion, tab) -> dict[str, QAction]:
              expansion.collapse_selected),
             ("find", "&Find a node…", "Ctrl+F", "Find a node by name, opening what hides it",
              expansion.find_bar.open)]
+    rows.append(("first", "F&irst view", FIRST_VIEW_KEY,
+                 "Back to the groups the graph opened with", lambda: first_view(expansion)))
     rows.append(("group", "&Group big graphs", "Ctrl+Shift+G",
                  "Draw a graph of over 500 nodes as groups of its model's pieces (on), or "
                  "node by node (off)", expansion.set_enabled))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import math
 import re
-import weakref
 
 from PySide6.QtWidgets import QTextBrowser
 
@@ -28,10 +27,11 @@ from engine.numbers import (
     product,
     scientific,
 )
+from gui.graph.counting import forward_place
 from gui.graph.group_inspector import describe_group, ordinal
-from gui.graph.groups.titles import path_said
 from gui.graph.parameters import parameter_reason
 from gui.graph.spec import box_title
+from gui.graph.step_place import where_said
 from gui.palette import hex_of
 
 WRONG = "error"  # the palette's red: what the engine stepped gets wrong
@@ -160,18 +160,6 @@ def _users_and_twins(node: Value, stepper: Stepper) -> tuple[list[Value], list[V
     return users, twins
 
 
-_constants: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # stepper -> count
-
-
-def _constants_of(stepper: Stepper) -> int:
-    """How many of `stepper`'s nodes are unnamed constants (counted once per stepper)."""
-    n = _constants.get(stepper)
-    if n is None:
-        n = _constants[stepper] = sum(1 for v in stepper.forward_steps
-                                      if v._a is None and not v.label)
-    return n
-
-
 def _operand_of(user: Value, node: Value) -> str:
     """'the left operand of loss', 'both operands of a * a', 'the operand of relu(…)'."""
     title = user.label or expression(user, 2)
@@ -199,11 +187,7 @@ def which_node(node: Value, stepper: Stepper) -> str:
         k = next(k for k, u in enumerate(twins) if u is node) + 1
         said.append(f"the {ordinal(k)} of {len(twins)} nodes computing "
                     f"{formula(node)} from the same operands")
-    n = len(stepper.forward_steps)
-    constants = _constants_of(stepper)
-    said.append(f"node {stepper.forward_position(node) + 1:,} of {n:,} in the forward order"
-                + (f" ({count(n - constants, 'value')} and {count(constants, 'constant')})"
-                   if constants else ""))
+    said.append(forward_place(node, stepper))  # as the step counter counts (counting.py)
     if takers:
         more = len(takers) - USERS_SAID
         said.append("used as " + ", ".join(_operand_of(u, node) for u in takers[:USERS_SAID])
@@ -214,11 +198,10 @@ def which_node(node: Value, stepper: Stepper) -> str:
 
 
 def _groups_around(node: Value, levels) -> str:
-    """The groups that hold `node`, outermost first, said as one path where an inner
-    title extends an outer one: 'losses[7] › model.layers[1].neurons[3]'."""
-    grouping = levels.grouping
-    return path_said([grouping.groups[g].title
-                      for g in grouping.ancestors(levels.node_index(node))])
+    """The groups drawn open around `node`, as the breadcrumb says them, outermost
+    first ('losses[7] › model.layers[1].neurons[3]'); those open but not drawn as groups
+    said apart (gui/graph/step_place.py)."""
+    return where_said(levels.node_index(node), levels)
 
 
 def _by_group(received, levels) -> list[str]:

@@ -32,7 +32,9 @@ from gui.tabs.widgets import group_box, put
 INTRO = ("The function is the lesson's neuron with N inputs, L(w) = (tanh(Σ wᵢxᵢ + b) − y)², "
          "differentiated with respect to its N weights. Reverse mode builds the graph once and "
          "makes one backward pass; forward mode makes one pass of dual numbers per weight. "
-         "Both use the same rules in plain Python, so the ratio is the modes' alone.")
+         "Both use the same rules in plain Python, so the ratio is the modes' alone. "
+         "The times are measured on this machine, the median of a few runs at each size: "
+         "other programs running make them noisy (a jump at one size is usually that).")
 
 
 class ModesTab(QWidget):
@@ -55,7 +57,9 @@ class ModesTab(QWidget):
         self.cancel.clicked.connect(self.cancel_sweep)
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 1000)
-        self.bar.setFormat("%p%")
+        self.bar.setFormat("timed: %p%")
+        self.bar.setToolTip("How much of the sweep is timed")
+        self.bar.hide()  # an empty bar beside Start said nothing (s34 tryout): shown once started
         self.state = QLabel("Press Start to time the sizes " +
                             ", ".join(f"{n:,}" for n in sizes) + ".", self)
         top = QHBoxLayout()
@@ -146,6 +150,7 @@ class ModesTab(QWidget):
         self.rows = []
         self._show_rows()
         self.bar.setValue(0)
+        self.bar.show()
         self._cancelled, self._error = False, ""
         worker = self._worker = ProcessWorker(timing_sweep, interval_ms=50, parent=self,
                                               sizes=tuple(self.sizes), repeats=self.repeats)

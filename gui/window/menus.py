@@ -21,6 +21,7 @@ SHORTCUTS = [
     ("Ctrl+G", "Apply one gradient step"),
     ("Double-click / + / −", "Open a group / open the selected group / close its group"),
     ("Alt+0 … Alt+4", "Collapse every group / expand to level N"),
+    ("Alt+Home", "Back to a grouped graph's first view"),
     ("Ctrl+F", "Find a node by name"),
     ("Alt+PgUp / Alt+PgDown", "Learn: previous / next section"),
     ("F5", "Present: the graph full screen in large type; Right, Space or Page Down "
@@ -115,7 +116,7 @@ class WindowMenus:
         """A grouped graph's entries in View: find, open, close, expand to level N."""
         view.addSeparator()
         groups = self.graph_tab.expansion.actions
-        for key in ("group", "find", "expand", "collapse"):
+        for key in ("group", "find", "expand", "collapse", "first"):
             view.addAction(groups[key])
         levels = view.addMenu("Expand to &level")
         for key, action in groups.items():

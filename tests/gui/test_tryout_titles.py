@@ -121,7 +121,9 @@ def test_the_inspector_counts_the_nodes_as_the_status_bar_does(window):
     product = stepper.forward_steps[2]  # x0*1.1
     assert product.parents and not product.label
     text = describe_node(product, stepper, "intermediate")
-    assert "node 3 of 201 in the forward order (121 values and 80 constants)" in text
+    # counted as the step counter counts (forward 2/121), all the nodes said beside it
+    assert ("forward step 2 of 121, as the step counter counts (node 3 of 201 with the "
+            "80 constants") in text
 
 
 def test_the_first_backward_step_is_said_in_the_outputs_own_name(window):

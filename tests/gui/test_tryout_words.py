@@ -92,9 +92,10 @@ def test_the_step_label_cuts_the_groups_title_in_the_middle_never_the_counts(qtb
     text = "forward 24/37 · inside relu((Σ 16 terms + b) × c + c) × 100 · sample 7"
     label.setText(text)
     metrics = label.fontMetrics()
-    # one line (session 33): the counts and the innermost place, the path in the tooltip
+    # one line (session 33): the counts and the closed group stepped (s34: not 'in' it),
+    # the path in the tooltip
     label.resize(metrics.horizontalAdvance(text) + 4, 40)
-    assert label.shown_lines() == ["forward 24/37 · in sample 7"]
+    assert label.shown_lines() == ["forward 24/37 · sample 7"]
     label.resize(metrics.horizontalAdvance("forward 24/37 · sample"), 40)
     (line,) = label.shown_lines()
     assert line.startswith("forward 24/37 · s") and line.endswith("7") and "…" in line
@@ -329,8 +330,9 @@ def test_the_step_inside_a_names_group_is_said_as_one_path(qtbot):
     first = shown.groups[-1 - tab.expansion.levels().current_unit()]
     assert first.parent == model_group.id and first.title.startswith("model.layers[")
     n_forward = tab.expansion.levels().counts()[0]
-    assert tab.phase.text() == f"forward 1/{n_forward} · inside {first.title}"
-    assert "inside model ·" not in tab.phase.text()
+    # the closed group stepped, never said as a group the step is inside (s34)
+    assert tab.phase.text() == f"forward 1/{n_forward} · {first.title}"
+    assert "inside" not in tab.phase.text()
     assert stepped_said("forward 4/12 · inside loss", "demo.reg_loss") == \
         "forward 4/12 · inside loss · demo.reg_loss"  # not a path in it: both said
     assert stepped_said("forward 9/12 · inside model.layers[1]",
