@@ -26,6 +26,20 @@ def has_constant(title: str) -> bool:
     return _CONSTANT.search(title) is not None
 
 
+_LAYER = re.compile(r"layer\((\d+) → (\d+)\)")  # `layer(24 → 4)` in a title
+
+
+def layer_said(title: str) -> str:
+    """What a title's `layer(24 → 4)` means, in a sentence ('' if it says none): how
+    many results the group computes alike and from how many values made outside it."""
+    found = _LAYER.search(title)
+    if found is None:
+        return ""
+    reads, results = found[1], found[2]
+    return (f"layer({reads} → {results}) is {results} results computed alike, as a layer's "
+            f"neurons are, each from the same {reads} values made outside it.")
+
+
 def _closes_at_end(text: str) -> bool:
     """True if the first '(' of text is closed by its last character."""
     depth = 0

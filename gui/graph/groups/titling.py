@@ -15,6 +15,7 @@ from gui.graph.groups.structure import Draft
 from gui.graph.groups.titles import Describer
 
 _INDEXED = re.compile(r"(.+)\[(\d+)\]")  # a name ending in an index: `inputs[7]`
+_NUMBERED = re.compile(r"(.+) #(\d+)")  # an instance by what it computes: `rmsnorm(16) #1`
 
 
 def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> None:
@@ -71,10 +72,10 @@ def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnod
         if not unique:  # else by the names inside: inputs[7]
             names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
             unique = len(set(names)) == len(names) and all(names)
-        word = "head " if d.title == "attention head" else "#"
-        for k, g in enumerate(instances):
-            drafts[g].title = names[k] if unique else f"{word}{k}"
-        if word == "head ":
+        heads = d.title == "attention head"
+        for k, g in enumerate(instances):  # `head 3`, or by what it computes: rmsnorm(16) #1
+            drafts[g].title = names[k] if unique else f"head {k}" if heads else f"{d.title} #{k}"
+        if heads:
             _title_head_parts(arrays, s, drafts, kids, gnode_of, instances)
         _title_stack(s, drafts, kids, instances)
 
@@ -154,10 +155,14 @@ def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> Non
 
 
 def _range(first: str, last: str) -> str:
-    """`inputs[3–12]` for `inputs[3]` to `inputs[12]`, else `#3–#12`, `a–b`."""
+    """`inputs[3–12]` for `inputs[3]` to `inputs[12]`, `rmsnorm(16) #3–12` for
+    `rmsnorm(16) #3` to `rmsnorm(16) #12`, else `a–b`."""
     a, b = _INDEXED.fullmatch(first), _INDEXED.fullmatch(last)
     if a and b and a[1] == b[1]:
         return f"{a[1]}[{a[2]}–{b[2]}]"
+    a, b = _NUMBERED.fullmatch(first), _NUMBERED.fullmatch(last)
+    if a and b and a[1] == b[1]:
+        return f"{a[1]} #{a[2]}–{b[2]}"
     return f"{first}–{last}"
 
 
