@@ -58,6 +58,7 @@ class Kept:
         self.buckets = Buckets()
         self.quotients: dict[frozenset, Quotient] = {}
         self.drawings: dict[tuple, tuple] = {}  # (open groups, folded) -> (spec, drawing)
+        self.seen: dict[tuple, tuple] = {}  # the same, of the pictures shown: going_back.py
         self.sends: dict[tuple[int, int], tuple] = {}  # (group unit, source unit) -> sent
         self.exits: dict[int, int] = {}  # group -> how many of its nodes are used outside
         self.label_sizes: dict[tuple[int, int], tuple] = {}  # operand -> its label's room

@@ -62,3 +62,79 @@ def test_a_box_writes_its_numbers_four_digits_whole(window, qtbot):
     assert checked >= 5
     assert scene.value_item_of(names["y"]).texts()[1] == "value ≈ 0.0005270…"
     assert scene.value_item_of(names["z"]).texts()[1] == "value ≈ 6.507…e-10"
+
+
+# -- the first view, gone back to, is the same picture -------------------------------------
+
+
+def _picture(tab) -> dict[str, tuple[float, float]]:
+    """Where each box of the picture on screen stands, by its title (a group's) or its
+    name (a value's)."""
+    scene = tab.scene
+    found = {item.title: (item.pos().x(), item.pos().y()) for item in scene.group_items.values()}
+    for i, box in scene._box.items():
+        found[f"v{i}"] = (box.pos().x(), box.pos().y())
+    return found
+
+
+def _redrawn(qtbot, window, act) -> None:
+    tab = window.graph_tab
+    before = tab.scene
+    act()
+    qtbot.waitUntil(lambda: tab.scene is not before and not tab.laying_out
+                    and not window.building, timeout=60_000)
+    # as a user looks at it: the groups of the picture are made ready to open meanwhile
+    qtbot.waitUntil(lambda: not tab.expansion.preparer.running, timeout=60_000)
+
+
+def test_the_first_view_gone_back_to_is_the_same_picture(qtbot):
+    """micrograd's demo on 20 points: the groups of the first view reordered and moved
+    each time the user came back to it (− or the breadcrumb's 'graph')."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(20)
+    model, losses, loss = demo.model, demo.losses, demo.loss  # noqa: F841
+    window = _drawn(qtbot, debug(loss, block=False))
+    tab = window.graph_tab
+    first = _picture(tab)
+    assert len(first) >= 5
+    titles = [item.title for item in tab.scene.group_items.values()]
+    for title in titles * 2:  # each opened, then back, in turn; each twice
+        group = next(g for g, item in tab.scene.group_items.items() if item.title == title)
+        _redrawn(qtbot, window, lambda g=group: tab.expansion.expand(g))
+        if titles.index(title) % 2:
+            _redrawn(qtbot, window, lambda g=group: tab.expansion.collapse(g))
+        else:
+            _redrawn(qtbot, window, lambda: tab.expansion.back_to(-1))
+        assert _picture(tab) == first, title
+    window.close()
+
+
+def test_views_gone_back_to_through_nested_opens_are_the_same(qtbot):
+    """The 100-point demo: the stack opened, a part of it, a part of that, then closed
+    one by one: each view gone back to is drawn as it was seen (the drawings made ahead
+    of a click had pushed it out of the few kept, and it was laid out again)."""
+    from gui import debug
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(100)
+    model, losses, loss = demo.model, demo.losses, demo.loss  # noqa: F841
+    window = _drawn(qtbot, debug(loss, block=False))
+    tab = window.graph_tab
+    seen = {frozenset(tab.scene.shown.expanded): _picture(tab)}
+    opened = []
+    for _ in range(3):  # the biggest group, then the biggest inside it, ...
+        shown = tab.scene.shown
+        inner = [g for g in tab.scene.group_items
+                 if not opened or shown.groups[g].parent == opened[-1]]
+        g = max(inner, key=lambda g: shown.groups[g].members)
+        opened.append(g)
+        _redrawn(qtbot, window, lambda g=g: tab.expansion.expand(g))
+        seen[frozenset(tab.scene.shown.expanded)] = _picture(tab)
+    assert len(seen) == 4
+    for g in reversed(opened):
+        _redrawn(qtbot, window, lambda g=g: tab.expansion.collapse(g))
+        assert _picture(tab) == seen[frozenset(tab.scene.shown.expanded)]
+    assert frozenset(tab.scene.shown.expanded) == next(iter(seen))  # the first view
+    window.close()
