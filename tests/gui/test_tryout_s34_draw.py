@@ -138,3 +138,36 @@ def test_views_gone_back_to_through_nested_opens_are_the_same(qtbot):
         assert _picture(tab) == seen[frozenset(tab.scene.shown.expanded)]
     assert frozenset(tab.scene.shown.expanded) == next(iter(seen))  # the first view
     window.close()
+
+
+# -- a group opened is framed whole, or from its start ------------------------------------
+
+
+def test_a_stack_too_tall_to_show_whole_is_framed_from_its_start(qtbot):
+    """The 100-point demo at 1280x720: `losses[3–99] × 97` opened was centred, its first
+    and last parts cut off by the window's top and bottom."""
+    from gui import debug
+    from gui.graph.framing import cut_boxes, opened_items
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(100)
+    model, losses, loss = demo.model, demo.losses, demo.loss  # noqa: F841
+    window = _drawn(qtbot, debug(loss, block=False))
+    tab, view = window.graph_tab, window.graph_tab.view
+    window.session.run_to_end()  # the step at the end, outside the stack (as the tryout's)
+    g = next(g for g, item in tab.scene.group_items.items()
+             if item.title == "losses[3–99] × 97")
+    _redrawn(qtbot, window, lambda: tab.expansion.expand(g))
+    qtbot.wait(50)
+    items = opened_items(tab.scene, g)
+    tops = sorted(items, key=lambda item: item.sceneBoundingRect().top())
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert not all(visible.contains(item.sceneBoundingRect()) for item in items)  # too tall
+    assert visible.contains(tops[0].sceneBoundingRect())  # its first instances are shown
+    assert tops[0].title == "losses[3–12]"
+    assert view.scale_factor() >= view.readable_scale() * 0.999
+    assert cut_boxes(view) == [] or len(cut_boxes(view)) <= 2
+    said = window.statusBar().currentMessage()
+    assert said.startswith("Opened losses[3–99] × 97: too big to show whole at a readable "
+                           "size, so its start, its first instances, is shown"), said
+    window.close()
