@@ -206,19 +206,29 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
     return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded)
 
 
-def sent_label(total: float, sent: int, paths: int) -> str:
+def sent_label(total: float, sent: int, paths: int, to: int = 1) -> str:
     """The label of an edge into a collapsed group: the gradient its backward steps sent
     along it so far, Σ local × upstream over the `paths` operands the edge stands for
     (`sent` of them so far), as one phrase on two lines ('Σ 0.001173 over' / '96 paths');
-    one path's is just its number."""
+    one path's is just its number. None ('') if those operands are of `to` > 1 different
+    nodes (a group of parameters, or a junction of several: 336 weights × 97 samples):
+    their sum is no one node's gradient (`sent_tip` says so)."""
+    if to > 1:
+        return ""
     if paths == 1:
         return short(total)
     of = f"{sent:,} of {paths:,}" if sent < paths else f"{paths:,}"
     return f"Σ {short(total)} over\n{of} paths"
 
 
-def sent_tip(total: float, sent: int, paths: int) -> str:
-    """`sent_label` in words, for the edge's tooltip: what the sum is."""
+def sent_tip(total: float, sent: int, paths: int, to: int = 1) -> str:
+    """`sent_label` in words, for the edge's tooltip: what the sum is, or for an edge to
+    `to` > 1 nodes why it has no label."""
+    if to > 1:
+        so_far = f" ({sent:,} of them so far)" if sent < paths else ""
+        return (f"The group sends gradients along this edge to {to:,} different nodes, "
+                f"over {paths:,} paths{so_far}: no one number is theirs, so the edge has no "
+                "label. Click a box it comes from, or open the group, to see each one's.")
     if paths == 1:
         return (f"The gradient the group sends along this edge: {number(total)} "
                 "(local × upstream on the one path it stands for).")

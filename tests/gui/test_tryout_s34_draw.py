@@ -171,3 +171,42 @@ def test_a_stack_too_tall_to_show_whole_is_framed_from_its_start(qtbot):
     assert said.startswith("Opened losses[3–99] × 97: too big to show whole at a readable "
                            "size, so its start, its first instances, is shown"), said
     window.close()
+
+
+# -- an edge's label is one node's gradient, or none ---------------------------------------
+
+
+def test_an_edge_sending_to_many_nodes_has_no_sum_for_a_label(qtbot):
+    """The 20-point demo, stepped to the end: the edge from the junction of the model's
+    parameter groups into the stack was labelled `Σ 5.759 over 32,592 paths`, a sum of
+    the gradients of ~336 different weights. An edge whose operands are of one node
+    keeps its sum; one of several has no label, and its tooltip says why."""
+    from gui import debug
+    from gui.graph.spec import sent_label
+    from tests.foreign_models import micrograd_demo
+
+    demo = micrograd_demo(20)
+    model, losses, loss = demo.model, demo.losses, demo.loss  # noqa: F841
+    window = _drawn(qtbot, debug(loss, block=False))
+    tab = window.graph_tab
+    tab.actions["end"].trigger()
+    scene = tab.scene
+    spec, parents = scene.spec, scene.shown.arrays.parents
+    steps, step_of = window.session.stepper.backward_steps, scene.shown.step_of
+    one = many = 0
+    for e, operands in spec.operands.items():
+        edge = scene._edges.get(e)
+        if edge is None:
+            continue
+        to = {parents[c][k] for c, k in operands}
+        if len(to) > 1:
+            assert edge.label == "", edge.label
+            assert f"to {len(to):,} different nodes" in edge.pieces[0].toolTip()
+            many += 1
+        else:
+            total = sum(steps[step_of[c]].contributions[k].contribution for c, k in operands)
+            assert edge.label == sent_label(total, len(operands), len(operands))
+            assert edge.label
+            one += 1
+    assert many >= 3 and one >= 3, (many, one)
+    window.close()
