@@ -42,6 +42,25 @@ def test_a_stacks_instances_are_titled_by_what_they_compute(qtbot):
     window.close()
 
 
+def test_a_long_instance_title_keeps_its_index_on_its_box(qtbot):
+    """`relu((Σ 16 terms + b) × c + c) × relu(Σ 16 terms + b) #12` was cut to
+    `relu((Σ 16 terms + b) × c + c) …` on its box: its index, all that tells it from its
+    siblings, lost."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from gui.graph.groups.titling import instance_base
+    from gui.graph.items import GROUP_W_MAX, elided, font
+
+    metrics = QFontMetricsF(font(9.5, True))
+    for base, said in (("relu((Σ 16 terms + b) × c + c) × relu(Σ 16 terms + b)",
+                        "relu((Σ 16 terms + b) × …"),
+                       ("relu((Σ 16 terms + b) × c + c)", "relu(…)"),
+                       ("rmsnorm(16)", "rmsnorm(16)")):
+        assert instance_base(base) == said
+        title = f"{instance_base(base)} #12"
+        assert elided(metrics, title, GROUP_W_MAX - 10) == title
+
+
 SMALL = "x = 0.000527083\ny = x * 1.0000001\nz = y * 0.00000123457\nw = z * 1234.5678"
 
 

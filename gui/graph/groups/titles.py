@@ -40,7 +40,7 @@ def layer_said(title: str) -> str:
             f"neurons are, each from the same {reads} values made outside it.")
 
 
-def _closes_at_end(text: str) -> bool:
+def closes_at_end(text: str) -> bool:
     """True if the first '(' of text is closed by its last character."""
     depth = 0
     for k, ch in enumerate(text):
@@ -181,7 +181,7 @@ class Describer:
         product, 3 a power, 4 a name or a call."""
         op, parents = self.arrays.ops[v], self.arrays.parents[v]
         if " " not in text or not parents or text.endswith(")") and text[0].isalpha() \
-                and text.index("(") < text.find(" ") and _closes_at_end(text):
+                and text.index("(") < text.find(" ") and closes_at_end(text):
             return 4
         if text.startswith(("Σ", "Π")):  # 'Σ 8 terms ÷ c' would read as Σ (8 terms ÷ c)
             return 1
