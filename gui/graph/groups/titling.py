@@ -72,10 +72,9 @@ def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnod
         if not unique:  # else by the names inside: inputs[7]
             names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
             unique = len(set(names)) == len(names) and all(names)
-        heads = d.title == "attention head"
+        heads, base = d.title == "attention head", instance_base(d.title)
         for k, g in enumerate(instances):  # `head 3`, or by what it computes: rmsnorm(16) #1
-            drafts[g].title = names[k] if unique else f"head {k}" if heads else \
-                f"{instance_base(d.title)} #{k}"
+            drafts[g].title = names[k] if unique else f"head {k}" if heads else f"{base} #{k}"
         if heads:
             _title_head_parts(arrays, s, drafts, kids, gnode_of, instances)
         _title_stack(s, drafts, kids, instances)
