@@ -5,8 +5,10 @@ magnified past 100% unless the user's zoom already was) so that the opened group
 boxes and the current step's box are on screen together, and centres them. If they do
 not fit at the readable size, the view stays at that size and shows the current step
 and what it sends to if the step is inside the group, else what the group holds
-(centred: a stack's instances, or what fits; else its output's end, what it
-computes); the user pans or zooms out from there.
+(centred if it fits; a stack too tall for that from its start, its first instances,
+where its forward pass begins; else its output's end, what it computes), and the status
+bar says that only a part is shown; the user pans or zooms out from there. (Centring a
+stack too tall cut off its first and its last instances: the tryout of session 34.)
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ def show_opened(view, g: int) -> bool:
     view.set_zoom(base)
     fitted = _place(view, g, region, everything, step)
     if step:
+        _say_part(view, g, region)
         return True  # the step followed, as placed
     best = (len(cut_boxes(view)), 0.0, view.scale_factor())
     low = max(view.readable_scale(), base / ZOOM_FOR_WHOLE)
@@ -110,6 +113,7 @@ def show_opened(view, g: int) -> bool:
     if view.scale_factor() != best[2]:
         view.set_zoom(best[2])
         _place(view, g, region, everything, step, TIGHT_MARGIN_PX if best[1] else MARGIN_PX)
+    _say_part(view, g, region)
     return True
 
 
@@ -137,9 +141,15 @@ def _place(view, g: int, region: QRectF, everything: QRectF, step: list,
     elif step and _step_inside(view.scene(), g):  # the step and what it sends to
         view.follow_step(center=True)
         keep = step[0].sceneBoundingRect()
-    elif fits(region) or view.scene().shown.groups[g].kind == "stack":  # its instances
+    elif fits(region):  # all it holds
         view.centerOn(region.center())
-        keep = region if fits(region) else None
+        keep = region
+    elif view.scene().shown.groups[g].kind == "stack":  # its start: its first instances
+        half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
+        x = region.center().x() if region.width() + 2 * margin <= 2 * half_w else \
+            region.left() - margin + half_w
+        view.centerOn(QPointF(x, region.top() - margin + half_h))
+        keep = None
     else:  # its output's end (what it computes), at the readable size
         half_w, half_h = port.width() / scale / 2, port.height() / scale / 2
         out = _output_item(view.scene(), g)
@@ -150,6 +160,26 @@ def _place(view, g: int, region: QRectF, everything: QRectF, step: list,
         keep = out.sceneBoundingRect() if out is not None else None
     keep_boxes_whole(view, keep, BEYOND_PX / scale)  # no box cut at the edges
     return fitted
+
+
+def _say_part(view, g: int, region: QRectF) -> None:
+    """If group g, just opened, is not all on screen (too big at a readable size), say
+    so in the status bar (the graph tab's `status`), and which part of it is shown:
+    once per picture (a later fit of the same one, Ctrl+0 or a resize, says its own)."""
+    scene = view.scene()
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    if visible.contains(region) or getattr(scene, "part_said", None) == g:
+        return
+    scene.part_said = g
+    status = getattr(view.parentWidget(), "status", None)
+    if status is None:
+        return
+    group = scene.shown.groups[g]
+    shown = ("the current step" if view.step_items() and _step_inside(scene, g)
+             else "its start, its first instances," if group.kind == "stack"
+             else "its end, what it computes,")
+    status.emit(f"Opened {group.title}: too big to show whole at a readable size, so "
+                f"{shown} is shown; scroll for the rest, Ctrl+0 twice to see all of it")
 
 
 def _boxes_near(view, visible: QRectF) -> list[QRectF]:

@@ -3,7 +3,14 @@ a group, the breadcrumb's links) shows it as it was: its zoom and what was in th
 middle of the window, or the fit it had (the first view's, redone at the window's size
 now); a view never left before is fitted readably, as the first view is. Without this
 the zoom of the view gone back from stayed, and a whole picture could sit mid-window
-at 6 px text (tryout of session 33)."""
+at 6 px text (tryout of session 33).
+
+The picture itself is kept too (its spec and drawing, in the stepper's `grouped.Kept
+.seen`, which prepared.picture_steps looks in first): a view gone back to is drawn as
+it was, its boxes in the same order and places. The drawings made ahead of a click
+(prepared.Preparer) had pushed the views seen out of the few `Kept.drawings` keeps, and
+the view was laid out again from the picture just left: its groups reordered and moved
+each time the user came back to it (tryout of session 34)."""
 
 from __future__ import annotations
 
@@ -31,7 +38,17 @@ class Framings:
         self._kept.clear()
 
     def leave(self, view, expanded) -> None:
-        """The view shows `expanded` open and is about to show another: remember it."""
+        """The view shows `expanded` open and is about to show another: remember it, and
+        the picture it shows."""
+        scene = view.scene()
+        shown = getattr(scene, "shown", None)
+        if shown is not None and scene.drawing is not None:
+            seen = shown.shared.seen
+            picture = (frozenset(shown.expanded), scene.spec.folded)
+            seen.pop(picture, None)
+            seen[picture] = (scene.spec, scene.drawing)
+            while len(seen) > KEPT_VIEWS:
+                del seen[next(iter(seen))]
         key = frozenset(expanded)
         self._kept.pop(key, None)
         self._kept[key] = Framing(view.scale_factor(),

@@ -10,7 +10,7 @@ import re
 from engine.core.explain import number
 from engine.numbers import count, exact, not_finite
 from gui.graph.groups.structure import CHAIN_OPS
-from gui.graph.groups.titles import Describer, has_constant, path_said
+from gui.graph.groups.titles import Describer, has_constant, layer_said, path_said
 from gui.graph.spec import box_title
 
 LISTED = 8  # the units a group takes from or gives to, listed; then how many more
@@ -40,6 +40,8 @@ def describe_group(g: int, shown) -> str:
         rows.append(("which", html.escape(which)))
     if group.kind in ("stack", "instance"):
         rows.append(("each computes", html.escape(_repeated(shown, group))))
+    if layer := layer_said(group.title):
+        rows.append(("layer", html.escape(layer)))
     if has_constant(group.title) or has_constant(_repeated(shown, group)):
         rows.append(("c", html.escape(constants_said(shown, g))))
     if group.kind == "stack":

@@ -21,7 +21,7 @@ from gui.graph.groups.model import (
     Quotient,
     unit_group,
 )
-from gui.graph.groups.titles import has_constant
+from gui.graph.groups.titles import has_constant, layer_said
 from gui.graph.quotients import Buckets, changed_quotient_steps
 
 STEPS_PER_SLICE = 5_000
@@ -58,6 +58,7 @@ class Kept:
         self.buckets = Buckets()
         self.quotients: dict[frozenset, Quotient] = {}
         self.drawings: dict[tuple, tuple] = {}  # (open groups, folded) -> (spec, drawing)
+        self.seen: dict[tuple, tuple] = {}  # the same, of the pictures shown: going_back.py
         self.sends: dict[tuple[int, int], tuple] = {}  # (group unit, source unit) -> sent
         self.exits: dict[int, int] = {}  # group -> how many of its nodes are used outside
         self.label_sizes: dict[tuple[int, int], tuple] = {}  # operand -> its label's room
@@ -336,5 +337,7 @@ class Shown:
                 "instance": "one instance of a repeated computation"}.get(group.kind, "a group")
         constants = (" Each c in its title is a constant: click the box to see which."
                      if has_constant(group.title) else "")
-        return (f"{group.title}: {group.members:,} nodes ({what}).{constants} Double-click "
-                "it or press + to open it; − closes the group around the selection again.")
+        layer = f" {layer_said(group.title)}" if layer_said(group.title) else ""
+        return (f"{group.title}: {group.members:,} nodes ({what}).{layer}{constants} "
+                "Double-click it or press + to open it; − closes the group around the "
+                "selection again.")

@@ -77,7 +77,7 @@ def picture_steps(shown, roles, folded: bool, expanded, previous, server,
     yield from shown.quotient_steps()
     shown = yield from readable_steps(shown, keep)
     key = (frozenset(shown.expanded), folded)
-    kept = shown.shared.drawings.get(key)
+    kept = shown.shared.seen.get(key) or shown.shared.drawings.get(key)  # going_back.py
     if kept is not None:
         return (shown, *kept)
     spec = yield from quotient_spec_steps(shown, roles, folded, shown.shared.label_sizes)

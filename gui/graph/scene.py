@@ -113,6 +113,9 @@ class GraphScene(QGraphicsScene):
         # an edge into a collapsed group: its consumers' first and last backward step,
         # and the gradient it has sent once both are taken, with how many operands
         self._sends: dict[int, tuple[int, int, float, int]] = {}
+        # ... and how many different nodes those operands are of (the nodes it sends
+        # gradients to): more than one, its sum is no one node's gradient, and unlabelled
+        self._to: dict[int, int] = {}
 
     @property
     def large(self) -> bool:
@@ -443,7 +446,9 @@ class GraphScene(QGraphicsScene):
         samples), summed once rather than at every step."""
         steps, step_of, counted = self.stepper.backward_steps, self._step_of, 0
         kept = self.shown.shared.sends  # an edge's operands are the same in every picture
+        parents = self.shown.arrays.parents
         for e, operands in self.spec.operands.items():
+            self._to[e] = len({parents[c][k] for c, k in operands})
             self._sends[e] = sends = kept.get(self.spec.keys[e])
             if sends is not None:
                 continue
@@ -534,9 +539,10 @@ class GraphScene(QGraphicsScene):
             if edge is None:
                 continue
             if sent is not None:
+                to = self._to.get(e, 1)
                 edge.set_style(CURRENT if is_current else BACKWARD, 2.2 if is_current else 1.2,
-                               True, sent_label(sent.total, sent.sent, sent.paths), is_current,
-                               sent_tip(sent.total, sent.sent, sent.paths))
+                               True, sent_label(sent.total, sent.sent, sent.paths, to),
+                               is_current, sent_tip(sent.total, sent.sent, sent.paths, to))
             else:
                 edge.set_style(INK if revealed else EDGE, 1.4 if revealed else 1.0, False)
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from engine._gc import collector_paused
 from engine.core import ops
-from engine.core.explain import expression, number, op_symbol
+from engine.core.explain import expression, number, op_symbol, value_text
 from engine.core.stepping import Stepper
 from engine.core.value import Value
 from engine.numbers import agrees
@@ -22,12 +22,54 @@ from gui.graph.items import (
     VALUE_W,
     group_size,
     label_size,
+    metrics_of,
     op_width,
+    rounded,
+    said,
     value_size,
 )
 
 LARGE = 1500      # above this many nodes, labels show only when zoomed in
 NODES_PER_SLICE = 1000  # a large graph's spec is made this many nodes at a time
+
+
+# the widest lines a box's 4-digit numbers make (box_numbers.continued): a box is as
+# wide as they are, so that no value or gradient loses a digit to its border
+WIDEST_NUMBERS = ("value ≈ -8.888…e+88", "grad ≈ -8.888…e+88", "value ≈ -0.0008888…")
+
+
+@lru_cache(maxsize=1)
+def numbers_width() -> float:
+    """The width of a value box that writes every 4-digit number whole (items.ValueItem
+    keeps 10 pixels of it clear of its borders)."""
+    return max(map(metrics_of(8.5).horizontalAdvance, WIDEST_NUMBERS)) + 10.0
+
+
+def box_size(title: str | None, numbers: float | None = None) -> tuple[float, float]:
+    """A value box's room: its title's (items.value_size; None: a title worked out only
+    when shown), and never narrower than its numbers: `numbers` wide (what the graph's
+    own numbers need: `numbers_room`), else as wide as any 4-digit number makes them."""
+    width = VALUE_W if title is None else value_size(title)[0]
+    return max(width, numbers_width() if numbers is None else numbers), VALUE_H
+
+
+def numbers_room(stepper: Stepper) -> list[float]:
+    """The width each box of a small graph needs (node by node, in forward order) for
+    the value and every gradient it will show (each as it is summed, contribution by
+    contribution), as the scene writes them (`≈ -0.0005270…`), at most
+    `numbers_width`: the lesson's neuron keeps its boxes but one, which writes
+    -0.09999… whole, and a box of a tiny gradient widens."""
+    nodes = stepper.forward_steps
+    index = {id(node): i for i, node in enumerate(nodes)}
+    lines = [[said("value", rounded(node.data, value_text(node, 4)))] for node in nodes]
+    sums = [0.0] * len(nodes)
+    for step in stepper.backward_steps:
+        for c in step.contributions:
+            i = index[id(c.parent)]
+            sums[i] = g = sums[i] + c.contribution
+            lines[i].append(said("grad", rounded(g, short(g))))
+    advance, most = metrics_of(8.5).horizontalAdvance, numbers_width()
+    return [min(most, max(map(advance, set(texts))) + 10.0) for texts in lines]
 
 
 def box_title(node: Value) -> str:
@@ -131,6 +173,8 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
     def hidden(node: Value) -> bool:
         return folded and roles.get(node) == "constant"
 
+    room = None if widest else numbers_room(stepper)  # what its numbers need
+
     ids, kinds, sizes, edges, keys, symbols = [], [], [], [], [], {}
     where: dict[int, int] = {}
     for i, node in enumerate(nodes):
@@ -153,7 +197,7 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
         ids.append(f"v{i}")
         kinds.append("constant" if roles.get(node) == "constant" else "value")
         # a large graph's titles are worked out only when shown: its boxes keep VALUE_W
-        sizes.append((VALUE_W, VALUE_H) if widest else value_size(box_title(node)))
+        sizes.append(box_size(None) if widest else box_size(box_title(node), room[i]))
         if node.parents:
             edges.append((where[i] - 1, where[i], None))
             keys.append((i, -1))
@@ -162,19 +206,29 @@ def graph_spec_steps(stepper: Stepper, roles: dict[Value, str], folded: bool = T
     return GraphSpec(ids, kinds, sizes, edges, keys, symbols, folded)
 
 
-def sent_label(total: float, sent: int, paths: int) -> str:
+def sent_label(total: float, sent: int, paths: int, to: int = 1) -> str:
     """The label of an edge into a collapsed group: the gradient its backward steps sent
     along it so far, Σ local × upstream over the `paths` operands the edge stands for
     (`sent` of them so far), as one phrase on two lines ('Σ 0.001173 over' / '96 paths');
-    one path's is just its number."""
+    one path's is just its number. None ('') if those operands are of `to` > 1 different
+    nodes (a group of parameters, or a junction of several: 336 weights × 97 samples):
+    their sum is no one node's gradient (`sent_tip` says so)."""
+    if to > 1:
+        return ""
     if paths == 1:
         return short(total)
     of = f"{sent:,} of {paths:,}" if sent < paths else f"{paths:,}"
     return f"Σ {short(total)} over\n{of} paths"
 
 
-def sent_tip(total: float, sent: int, paths: int) -> str:
-    """`sent_label` in words, for the edge's tooltip: what the sum is."""
+def sent_tip(total: float, sent: int, paths: int, to: int = 1) -> str:
+    """`sent_label` in words, for the edge's tooltip: what the sum is, or for an edge to
+    `to` > 1 nodes why it has no label."""
+    if to > 1:
+        so_far = f" ({sent:,} of them so far)" if sent < paths else ""
+        return (f"The group sends gradients along this edge to {to:,} different nodes, "
+                f"over {paths:,} paths{so_far}: no one number is theirs, so the edge has no "
+                "label. Click a box it comes from, or open the group, to see each one's.")
     if paths == 1:
         return (f"The gradient the group sends along this edge: {number(total)} "
                 "(local × upstream on the one path it stands for).")
@@ -257,7 +311,7 @@ def quotient_spec_steps(shown, roles: dict[Value, str], folded: bool = True,
         out[u] = len(ids)
         ids.append(f"v{u}")
         kinds.append("constant" if roles.get(node) == "constant" else "value")
-        sizes.append((VALUE_W, VALUE_H))
+        sizes.append(box_size(None))
         if u in bundled:
             joined(u)
         if node.parents:

@@ -261,7 +261,9 @@ def test_a_long_chain_of_layers_is_a_stack_whose_parts_say_which_layers():
         while ends[0].kind == "stack":  # its first and last layers, through its parts
             ends = [grouping.groups[ends[0].children[0]], grouping.groups[ends[-1].children[-1]]]
         a, b = (re.fullmatch(r"(.+)\[(\d+)\]", g.title) for g in ends)  # `w[3–12]`
+        c, d = (re.fullmatch(r"(.+) #(\d+)", g.title) for g in ends)  # `tanh(…) #3–12`
         said = f"{a[1]}[{a[2]}–{b[2]}]" if a and b and a[1] == b[1] else \
+            f"{c[1]} #{c[2]}–{d[2]}" if c and d and c[1] == d[1] else \
             f"{ends[0].title}–{ends[-1].title}"
         assert part.title == said, part.title
         assert not re.search(r"× \d", part.title)

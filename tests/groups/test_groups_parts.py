@@ -115,7 +115,8 @@ def test_alike_siblings_side_by_side_are_stacked():
     stack = [g for g in grouping.groups if g.kind == "stack"]
     assert len(stack) == 1 and stack[0].instances == 4 and stack[0].members == 12
     assert stack[0].title == "tanh(… × c × c) × 4"  # neg(c), read by all, is outside
-    assert [grouping.groups[c].title for c in stack[0].children] == ["#0", "#1", "#2", "#3"]
+    assert [grouping.groups[c].title for c in stack[0].children] == [  # what it computes
+        f"tanh(… × c × c) #{k}" for k in range(4)]
 
 
 def _nx_region(arrays: GraphArrays, members: list[int]) -> nx.DiGraph:

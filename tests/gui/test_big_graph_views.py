@@ -244,14 +244,17 @@ def test_the_parameters_edges_of_an_open_layer_are_bundled_through_a_junction(gr
     # every path an edge stood for is on one of the junction's edges, once
     paths = sorted(p for _, _, ops in plain for p in ops)
     assert sorted(p for e in fanned for p in spec.operands[e]) == paths
-    tab.actions["end"].trigger()  # the labels: what each box sent all the neurons
+    tab.actions["end"].trigger()  # the labels: none, what each box sent is to many nodes
     steps, step_of = window.session.stepper.backward_steps, scene.shown.step_of
+    parents = scene.shown.arrays.parents
     for e in fanned:
         edge = scene.edges_into_group(-1 - spec.keys[e][0])
         label = next(x.label for x in edge if x is scene._edges.get(e))
         total = sum(steps[step_of[c]].contributions[k].contribution
                     for c, k in spec.operands[e])
-        assert label == sent_label(total, len(spec.operands[e]), len(spec.operands[e]))
+        to = {parents[c][k] for c, k in spec.operands[e]}  # the neurons' parameters
+        assert label == ("" if len(to) > 1 else
+                         sent_label(total, len(spec.operands[e]), len(spec.operands[e])))
 
 
 def test_before_any_step_a_group_too_big_to_read_whole_opens_centred_or_on_its_output(

@@ -545,8 +545,8 @@ def test_applying_the_step_fits_the_graph_so_the_new_loss_shows(window, qtbot):
     view, scene = window.graph_tab.view, window.graph_tab.scene
     visible = view.mapToScene(view.viewport().rect()).boundingRect()
     loss = scene.value_item_of(window.session.program.output)
-    # rounded: ≈, its first digits and '…' (as many as the box has room for)
-    assert loss.texts()[:2] == ("loss", "value ≈ 0.0276…")
+    # rounded: ≈, its 4 first digits and '…' (the box as wide as they need)
+    assert loss.texts()[:2] == ("loss", "value ≈ 0.02767…")
     assert visible.contains(loss.sceneBoundingRect())  # not cut at the right edge
     assert visible.contains(scene.graph_rect())
 

@@ -26,7 +26,21 @@ def has_constant(title: str) -> bool:
     return _CONSTANT.search(title) is not None
 
 
-def _closes_at_end(text: str) -> bool:
+_LAYER = re.compile(r"layer\((\d+) → (\d+)\)")  # `layer(24 → 4)` in a title
+
+
+def layer_said(title: str) -> str:
+    """What a title's `layer(24 → 4)` means, in a sentence ('' if it says none): how
+    many results the group computes alike and from how many values made outside it."""
+    found = _LAYER.search(title)
+    if found is None:
+        return ""
+    reads, results = found[1], found[2]
+    return (f"layer({reads} → {results}) is {results} results computed alike, as a layer's "
+            f"neurons are, each from the same {reads} values made outside it.")
+
+
+def closes_at_end(text: str) -> bool:
     """True if the first '(' of text is closed by its last character."""
     depth = 0
     for k, ch in enumerate(text):
@@ -167,7 +181,7 @@ class Describer:
         product, 3 a power, 4 a name or a call."""
         op, parents = self.arrays.ops[v], self.arrays.parents[v]
         if " " not in text or not parents or text.endswith(")") and text[0].isalpha() \
-                and text.index("(") < text.find(" ") and _closes_at_end(text):
+                and text.index("(") < text.find(" ") and closes_at_end(text):
             return 4
         if text.startswith(("Σ", "Π")):  # 'Σ 8 terms ÷ c' would read as Σ (8 terms ÷ c)
             return 1

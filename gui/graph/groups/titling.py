@@ -12,9 +12,10 @@ from gui.graph.groups.model import GraphArrays
 from gui.graph.groups.names import path_parts, path_prefixes
 from gui.graph.groups.repetition import REST, STAGES
 from gui.graph.groups.structure import Draft
-from gui.graph.groups.titles import Describer
+from gui.graph.groups.titles import Describer, closes_at_end
 
 _INDEXED = re.compile(r"(.+)\[(\d+)\]")  # a name ending in an index: `inputs[7]`
+_NUMBERED = re.compile(r"(.+) #(\d+)")  # an instance by what it computes: `rmsnorm(16) #1`
 
 
 def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnode) -> None:
@@ -71,12 +72,29 @@ def title_drafts(arrays: GraphArrays, head: list[int], drafts: list[Draft], gnod
         if not unique:  # else by the names inside: inputs[7]
             names = [_instance_name(arrays, _leaves_in(g, kids, held)) for g in instances]
             unique = len(set(names)) == len(names) and all(names)
-        word = "head " if d.title == "attention head" else "#"
-        for k, g in enumerate(instances):
-            drafts[g].title = names[k] if unique else f"{word}{k}"
-        if word == "head ":
+        heads, base = d.title == "attention head", instance_base(d.title)
+        for k, g in enumerate(instances):  # `head 3`, or by what it computes: rmsnorm(16) #1
+            drafts[g].title = names[k] if unique else f"head {k}" if heads else f"{base} #{k}"
+        if heads:
             _title_head_parts(arrays, s, drafts, kids, gnode_of, instances)
         _title_stack(s, drafts, kids, instances)
+
+
+_BASE_CHARS = 24  # an instance's title says what it computes in at most about this many
+
+
+def instance_base(title: str) -> str:
+    """What an instance of a stack titled `title` computes, short enough that its index
+    after it stays on its box (a box cuts a long title's end): the title, or its
+    outermost call (`relu(…)`), or its start cut after a whole word (`log(softmax(27))
+    × c + …`); the stack's own title and the inspector say it whole."""
+    if len(title) <= _BASE_CHARS:
+        return title
+    call = re.match(r"[A-Za-z_]\w*\(", title)
+    if call and closes_at_end(title):
+        return f"{call[0]}…)"
+    cut = title[:_BASE_CHARS].rsplit(" ", 1)[0]
+    return f"{cut} …"
 
 
 def _named(arrays: GraphArrays, v: int) -> bool:
@@ -154,10 +172,14 @@ def _title_stack(s: int, drafts: list[Draft], kids, instances: list[int]) -> Non
 
 
 def _range(first: str, last: str) -> str:
-    """`inputs[3–12]` for `inputs[3]` to `inputs[12]`, else `#3–#12`, `a–b`."""
+    """`inputs[3–12]` for `inputs[3]` to `inputs[12]`, `rmsnorm(16) #3–12` for
+    `rmsnorm(16) #3` to `rmsnorm(16) #12`, else `a–b`."""
     a, b = _INDEXED.fullmatch(first), _INDEXED.fullmatch(last)
     if a and b and a[1] == b[1]:
         return f"{a[1]}[{a[2]}–{b[2]}]"
+    a, b = _NUMBERED.fullmatch(first), _NUMBERED.fullmatch(last)
+    if a and b and a[1] == b[1]:
+        return f"{a[1]} #{a[2]}–{b[2]}"
     return f"{first}–{last}"
 
 
