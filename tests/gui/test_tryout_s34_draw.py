@@ -9,14 +9,7 @@ import html
 import re
 
 from gui.graph.box_numbers import continued
-
-
-def _drawn(qtbot, window):
-    window.resize(1280, 720)
-    tab = window.graph_tab
-    qtbot.waitUntil(lambda: not window.building and not tab.laying_out
-                    and tab.scene.shown is not None, timeout=180_000)
-    return window
+from tests.gui.test_tryout_s34 import _drawn
 
 
 def test_a_stacks_instances_are_titled_by_what_they_compute(qtbot):
